@@ -1,0 +1,63 @@
+# Signed BPF programs for Linux 6.12: build, guest image and tests.
+#
+#   make            kernel (out/bzImage) and bpftool (out/bpftool)
+#   make demo       everything, then the signing story shown in a QEMU guest
+#   make check      everything, then every host and guest test
+#   make shell      interactive shell in the guest
+# See README.md for the rest.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := all
+
+.PHONY: all deps tree kernel tools rootfs tests demo check check-host \
+	check-guest shell export-patches check-series clean
+
+all: kernel tools
+
+# Packages from apt; does nothing when all are there.
+deps:
+	@scripts/install-deps
+
+# The patched kernel tree (cached under ~/.cache/bpf-signing).
+tree: deps
+	@scripts/prepare-tree >/dev/null
+
+kernel: tree
+	@scripts/build-kernel
+
+tools: kernel
+	@scripts/build-tools
+
+rootfs: deps
+	@image/build-rootfs >/dev/null
+
+# Test programs (BPF objects, loaders), built on the host into out/tests.
+tests: tools
+	@$(MAKE) -s -C tests
+
+demo: all rootfs tests
+	@image/qemu-run --timeout 300 -- tests/demo.sh
+
+check: all rootfs tests
+	@tests/run
+
+check-host: tools tests
+	@tests/run --host-only
+
+check-guest: all rootfs tests
+	@tests/run --guest-only
+
+shell: all rootfs
+	@image/qemu-run --shell
+
+# Write the build tree's commits back into the three series.
+export-patches:
+	@scripts/export-patches
+
+# Every patch applies in order and the kernel and bpftool build after each.
+check-series: deps
+	@scripts/check-series
+
+clean:
+	rm -rf out

@@ -1,0 +1,33 @@
+# Helpers for the shell tests: each check prints "PASS: name" or
+# "FAIL: name: why", which tests/run counts. Sourced, never executed.
+# shellcheck shell=bash
+
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_ROOT=$(dirname "$TESTS_DIR")
+OUT=$REPO_ROOT/out
+BPFTOOL=$OUT/bpftool
+T=$OUT/tests
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1${2:+: $2}"; }
+
+# expect_eq NAME EXPECTED ACTUAL
+expect_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "expected '$2', got '$3'"; fi
+}
+
+# expect_status NAME STATUS COMMAND...: COMMAND exits with exactly STATUS
+expect_status() {
+	local name=$1 want=$2 got=0
+	shift 2
+	"$@" >"$WORK/out" 2>"$WORK/err" || got=$?
+	if [ "$got" = "$want" ]; then
+		pass "$name"
+	else
+		fail "$name" "exit $got, expected $want; stderr: $(head -c 500 "$WORK/err")"
+	fi
+}
+
+# A fresh scratch folder per test script, removed on exit.
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
