@@ -5,8 +5,8 @@
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(dirname "$TESTS_DIR")
 OUT=$REPO_ROOT/out
-BPFTOOL=$OUT/bpftool
-T=$OUT/tests
+BPFTOOL=${BPFTOOL:-$OUT/bpftool}
+T=${T:-$OUT/tests}
 
 pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1${2:+: $2}"; }

@@ -6,7 +6,7 @@ set -euo pipefail
 
 for d in kernel-patches libbpf-patches bpftool-patches; do
 	listed=$(grep -v '^#' "$REPO_ROOT/$d/series" | sed '/^$/d' | sort)
-	present=$(cd "$REPO_ROOT/$d" && ls -1 -- *.patch 2>/dev/null | sort)
+	present=$(find "$REPO_ROOT/$d" -maxdepth 1 -name '*.patch' -printf '%f\n' | sort)
 	expect_eq "$d: series lists every patch" "$present" "$listed"
 	for p in $present; do
 		f=$REPO_ROOT/$d/$p
