@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# BPF_PROG_LOAD signature checks (signature, signature_size, keyring_id,
+# fd_array_cnt), against data signed here with openssl. Each refusal names
+# the attack or mistake it models and asserts one errno.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$WORK"
+
+sha256() { openssl dgst -sha256 -r "$1" | cut -d' ' -f1; }
+# sign DATA CERT KEY OUT: detached DER PKCS#7, SHA-256, no signed attributes
+sign() {
+	openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid \
+		-in "$1" -signer "$2" -inkey "$3" -outform DER -out "$4"
+}
+# newkey ALG NAME [-pkeyopt OPT]: key NAME.key, certificate NAME.pem/.der
+newkey() {
+	local alg=$1 name=$2
+	shift 2
+	openssl req -x509 -newkey "$alg" "$@" -nodes -keyout "$name.key" -out "$name.pem" \
+		-days 2 -subj "/CN=$name" 2>/dev/null
+	openssl x509 -in "$name.pem" -outform DER -out "$name.der"
+}
+load() { "$T/sig_load" load "$@" 2>>"$WORK/load.err" || true; }
+
+newkey rsa:2048 signer
+newkey rsa:2048 stranger
+newkey ec ecsigner -pkeyopt ec_paramgen_curve:prime256v1
+
+# A keyring holding the signer's certificate, and the session keyring too.
+keyctl new_session >/dev/null
+ring=$(keyctl newring bpftest @s)
+keyctl padd asymmetric "" "$ring" <signer.der >/dev/null
+keyctl padd asymmetric "" "$ring" <ecsigner.der >/dev/null
+keyctl padd asymmetric "" @s <signer.der >/dev/null
+empty=$(keyctl newring empty @s)
+userkey=$(keyctl add user notakeyring secret @s)
+
+"$T/sig_load" dump insns.bin
+printf 'loader metadata: maps, programs, relocations... %s\n' {1..40} >meta.bin
+excl=$(sha256 insns.bin)
+cat insns.bin meta.bin >signed.bin
+sign signed.bin signer.pem signer.key sig.der
+sign signed.bin ecsigner.pem ecsigner.key ecsig.der
+sign signed.bin stranger.pem stranger.key stranger.der
+sign insns.bin signer.pem signer.key insns-only.der
+
+# Good signatures
+expect_eq "signed loader + metadata, keyring by serial: loads" ok \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --keyring "$ring")"
+expect_eq "signed with ECDSA P-256: loads" ok \
+	"$(load --meta meta.bin --excl "$excl" --sig ecsig.der --keyring "$ring")"
+expect_eq "session keyring (KEY_SPEC_SESSION_KEYRING): loads" ok \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --keyring -3)"
+"$T/sig_load" dump-nomap nomap.bin
+sign nomap.bin signer.pem signer.key nomap.der
+expect_eq "fd_array_cnt 0: signature over instructions only loads" ok \
+	"$(load --sig nomap.der --keyring "$ring")"
+expect_eq "unsigned program still loads" ok "$(load --meta meta.bin --excl "$excl")"
+expect_eq "unsigned program with plain metadata map loads" ok "$(load --meta meta.bin)"
+
+# Tampering
+cp meta.bin meta-flip.bin
+printf 'X' | dd of=meta-flip.bin bs=1 seek=5 conv=notrunc 2>/dev/null
+expect_eq "one metadata byte flipped: EKEYREJECTED" EKEYREJECTED \
+	"$(load --meta meta-flip.bin --excl "$excl" --sig sig.der --keyring "$ring")"
+expect_eq "signature over instructions only, metadata added: EKEYREJECTED" EKEYREJECTED \
+	"$(load --meta meta.bin --excl "$excl" --sig insns-only.der --keyring "$ring")"
+cp sig.der sig-flip.der
+printf '\001' | dd of=sig-flip.der bs=1 seek=$(($(stat -c %s sig.der) - 10)) conv=notrunc 2>/dev/null
+expect_eq "one signature byte flipped: EKEYREJECTED" EKEYREJECTED \
+	"$(load --meta meta.bin --excl "$excl" --sig sig-flip.der --keyring "$ring")"
+head -c 300 /dev/urandom >junk.der
+expect_eq "junk PKCS#7: EBADMSG" EBADMSG \
+	"$(load --meta meta.bin --excl "$excl" --sig junk.der --keyring "$ring")"
+head -c 100 sig.der >trunc.der
+expect_eq "truncated signature: EBADMSG" EBADMSG \
+	"$(load --meta meta.bin --excl "$excl" --sig trunc.der --keyring "$ring")"
+expect_eq "signed by a key not in the keyring: ENOKEY" ENOKEY \
+	"$(load --meta meta.bin --excl "$excl" --sig stranger.der --keyring "$ring")"
+expect_eq "empty keyring: ENOKEY" ENOKEY \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --keyring "$empty")"
+
+# The metadata map must be what the kernel can vouch for
+expect_eq "metadata map not frozen: EPERM" EPERM \
+	"$(load --meta meta.bin --excl "$excl" --no-freeze --sig sig.der --keyring "$ring")"
+expect_eq "metadata map not exclusive: EINVAL" EINVAL \
+	"$(load --meta meta.bin --sig sig.der --keyring "$ring")"
+expect_eq "metadata map is a HASH map: EINVAL" EINVAL \
+	"$(load --meta meta.bin --excl "$excl" --map-type hash --sig sig.der --keyring "$ring")"
+other=$(printf '%064x' 7)
+expect_eq "metadata map exclusive to another program: EACCES" EACCES \
+	"$(load --meta meta.bin --excl "$other" --sig sig.der --keyring "$ring")"
+expect_eq "exclusive map used but not covered (fd_array_cnt 0): EACCES" EACCES \
+	"$(load --meta meta.bin --excl "$excl" --fd-array-cnt 0 --sig insns-only.der --keyring "$ring")"
+
+# Hostile attributes
+expect_eq "signature_size 0: EINVAL" EINVAL \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --sig-size 0 --keyring "$ring")"
+expect_eq "signature_size KMALLOC_MAX_CACHE_SIZE + 1: EINVAL" EINVAL \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --sig-size 8193 --keyring "$ring")"
+expect_eq "signature_size 64 MiB: EINVAL" EINVAL \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --sig-size $((64 << 20)) --keyring "$ring")"
+expect_eq "signature_size UINT32_MAX: EINVAL" EINVAL \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --sig-size 0xffffffff --keyring "$ring")"
+expect_eq "signature_size without signature: EINVAL" EINVAL \
+	"$(load --meta meta.bin --excl "$excl" --sig-size 256 --keyring "$ring")"
+expect_eq "unmapped signature pointer: EFAULT" EFAULT \
+	"$(load --meta meta.bin --excl "$excl" --sig-ptr bad --keyring "$ring")"
+expect_eq "keyring_id INT_MAX: EINVAL" EINVAL \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --keyring 2147483647)"
+expect_eq "keyring_id -9 (no .bpf keyring here): EINVAL" EINVAL \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --keyring -9)"
+expect_eq "keyring_id names a user key, not a keyring: EINVAL" EINVAL \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --keyring "$userkey")"
+expect_eq "fd_array_cnt 65 (> MAX_USED_MAPS): E2BIG" E2BIG \
+	"$(load --meta meta.bin --excl "$excl" --fd-array-cnt 65 --sig sig.der --keyring "$ring")"
+expect_eq "fd_array_cnt 2, fd_array[1] = -1: EBADF" EBADF \
+	"$(load --meta meta.bin --excl "$excl" --fd-array-cnt 2 --extra-fd -1)"
+expect_eq "fd_array_cnt 2, fd_array[1] is not a map: EINVAL" EINVAL \
+	"$(load --meta meta.bin --excl "$excl" --fd-array-cnt 2 --extra-fd 0)"
+
+expect_eq "fd_array_cnt binds a map no instruction references" 1 "$("$T/sig_load" bound)"
+
+# The verifier log says why
+"$T/sig_load" load --meta meta-flip.bin --excl "$excl" --sig sig.der --keyring "$ring" --log \
+	>/dev/null 2>log.txt || true
+if grep -qx "signature verification failed" log.txt; then
+	pass "verifier log says 'signature verification failed'"
+else
+	fail "verifier log says 'signature verification failed'" "$(head -3 log.txt)"
+fi
+
+# The builtin trusted keys hold the kernel build's own signing key.
+kkey=$OUT/kernel-signing-key.pem
+if [ -f "$kkey" ]; then
+	sign signed.bin "$kkey" "$kkey" builtin.der
+	expect_eq "signed with the kernel's build key, keyring 0 (builtin): loads" ok \
+		"$(load --meta meta.bin --excl "$excl" --sig builtin.der --keyring 0)"
+	expect_eq "signed with the kernel's build key, keyring 1 (secondary): loads" ok \
+		"$(load --meta meta.bin --excl "$excl" --sig builtin.der --keyring 1)"
+	expect_eq "keyring 2 (no platform keyring in this kernel): ENOKEY" ENOKEY \
+		"$(load --meta meta.bin --excl "$excl" --sig builtin.der --keyring 2)"
+	expect_eq "test key against the builtin keyring: ENOKEY" ENOKEY \
+		"$(load --meta meta.bin --excl "$excl" --sig sig.der --keyring 0)"
+else
+	fail "kernel signing key staged in out/" "$kkey missing"
+fi

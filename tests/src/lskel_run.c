@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Load, attach and exercise the signed light skeletons in the guest.
+ *
+ *   lskel_run fentry KEYRING_ID   getpgid() hits counted by fentry/fexit
+ *   lskel_run core KEYRING_ID     task_struct fields read through CO-RE
+ *   lskel_run load-only KEYRING_ID
+ *                                 just load fentry_count; print "ok" or
+ *                                 the errno of the failed load
+ *
+ * KEYRING_ID is a number; "session" means KEY_SPEC_SESSION_KEYRING.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <linux/keyctl.h>
+
+#include "testlib.h"
+#include "fentry_count.lskel.h"
+#include "core_task.lskel.h"
+
+static int keyring_arg(const char *s)
+{
+	return strcmp(s, "session") ? atoi(s) : KEY_SPEC_SESSION_KEYRING;
+}
+
+static void test_fentry(int keyring)
+{
+	struct fentry_count *skel = fentry_count__open();
+	int err, i;
+
+	if (!skel) {
+		CHECK("lskel fentry: open", 0, "errno %d", errno);
+		return;
+	}
+	skel->keyring_id = keyring;
+	skel->bss->target_pid = getpid();
+	err = fentry_count__load(skel);
+	CHECK("lskel fentry: signed skeleton loads", err == 0, "err %d", err);
+	if (err)
+		goto out;
+	err = fentry_count__attach(skel);
+	CHECK("lskel fentry: attaches", err == 0, "err %d", err);
+	for (i = 0; i < 3; i++)
+		syscall(SYS_getpgid, 0);
+	CHECK("lskel fentry: 3 entries counted", skel->bss->entry_hits == 3,
+	      "%llu", (unsigned long long)skel->bss->entry_hits);
+	CHECK("lskel fentry: 3 exits counted", skel->bss->exit_hits == 3,
+	      "%llu", (unsigned long long)skel->bss->exit_hits);
+out:
+	fentry_count__destroy(skel);
+}
+
+static void test_core(int keyring)
+{
+	struct core_task *skel = core_task__open();
+	char comm[16] = {};
+	int err;
+
+	if (!skel) {
+		CHECK("lskel CO-RE: open", 0, "errno %d", errno);
+		return;
+	}
+	skel->keyring_id = keyring;
+	skel->bss->target_pid = getpid();
+	err = core_task__load(skel);
+	CHECK("lskel CO-RE: signed skeleton with CO-RE relocations loads", err == 0, "err %d", err);
+	if (err)
+		goto out;
+	err = core_task__attach(skel);
+	CHECK("lskel CO-RE: attaches", err == 0, "err %d", err);
+	getppid();
+	prctl(PR_GET_NAME, comm);
+	CHECK("lskel CO-RE: task->pid", skel->bss->seen_pid == (int)syscall(SYS_gettid),
+	      "%d", skel->bss->seen_pid);
+	CHECK("lskel CO-RE: task->tgid", skel->bss->seen_tgid == getpid(),
+	      "%d", skel->bss->seen_tgid);
+	CHECK("lskel CO-RE: task->real_parent->tgid", skel->bss->seen_parent_tgid == getppid(),
+	      "%d", skel->bss->seen_parent_tgid);
+	CHECK("lskel CO-RE: task->comm", !strcmp(skel->bss->seen_comm, comm),
+	      "'%s' vs '%s'", skel->bss->seen_comm, comm);
+out:
+	core_task__destroy(skel);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "fentry"))
+		test_fentry(keyring_arg(argv[2]));
+	else if (argc == 3 && !strcmp(argv[1], "core"))
+		test_core(keyring_arg(argv[2]));
+	else if (argc == 3 && !strcmp(argv[1], "load-only")) {
+		struct fentry_count *skel = fentry_count__open();
+		int err;
+
+		skel->keyring_id = keyring_arg(argv[2]);
+		err = fentry_count__load(skel);
+		printf("%s\n", err ? strerror(-err) : "ok");
+		fentry_count__destroy(skel);
+		return err ? 1 : 0;
+	} else {
+		fprintf(stderr, "usage: lskel_run fentry|core|load-only KEYRING_ID\n");
+		return 2;
+	}
+	return test_failures ? 1 : 0;
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Drive BPF_PROG_LOAD's signature attributes directly, for the guest
+ * tests. The shell side builds the signed bytes and signs them with
+ * openssl, so nothing here decides whether a signature is right.
+ *
+ *   sig_load dump FILE            write the test program's instructions
+ *   sig_load dump-nomap FILE      the same for the program without a map
+ *   sig_load bound                load the program without a map, with one
+ *                                 array map in fd_array and fd_array_cnt 1;
+ *                                 print how many maps the program holds
+ *   sig_load load [options]       load it, print "ok" or the errno name
+ *
+ * load options:
+ *   --meta FILE       metadata map: ARRAY, value = FILE, one entry,
+ *                     passed as fd_array[0] with fd_array_cnt = 1
+ *   --excl HEX        make the metadata map exclusive to this digest
+ *   --no-freeze       do not freeze the metadata map
+ *   --map-type hash   create a HASH map instead of an ARRAY
+ *   --fd-array-cnt N  override fd_array_cnt (0 keeps the map in fd_array,
+ *                     referenced by the program but not counted)
+ *   --extra-fd FD     fd_array[1] (default -1), for fd_array_cnt 2
+ *   --sig FILE        signature; --sig-size N overrides its size;
+ *   --sig-ptr bad     pass an unmapped signature pointer
+ *   --keyring ID      keyring_id (default 0)
+ *   --log             print the verifier log on failure
+ *
+ * Exit status: 0 loaded, 1 refused (errno printed), 2 usage or setup error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+
+static const char *errno_name(int err)
+{
+	static char buf[32];
+
+	switch (err) {
+	case EINVAL: return "EINVAL";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case EFAULT: return "EFAULT";
+	case E2BIG: return "E2BIG";
+	case EBADF: return "EBADF";
+	case EBADMSG: return "EBADMSG";
+	case ENOKEY: return "ENOKEY";
+	case EKEYREJECTED: return "EKEYREJECTED";
+	case ENOMEM: return "ENOMEM";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ENOPKG: return "ENOPKG";
+	case ENOTDIR: return "ENOTDIR";
+	default:
+		snprintf(buf, sizeof(buf), "errno %d", err);
+		return buf;
+	}
+}
+
+static int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	int ret = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+
+	return ret < 0 ? -errno : ret;
+}
+
+/* r1 = &fd_array[0] map value (ld_imm64 map idx value); r0 = 0; exit */
+static const struct bpf_insn prog[] = {
+	{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
+	  .src_reg = BPF_PSEUDO_MAP_IDX_VALUE, .imm = 0 },
+	{ .imm = 0 },
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+/* The same program without any map */
+static const struct bpf_insn prog_nomap[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+static void *read_file(const char *path, size_t *len)
+{
+	struct stat st;
+	void *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		perror(path);
+		exit(2);
+	}
+	buf = malloc(st.st_size ? st.st_size : 1);
+	if (!buf || read(fd, buf, st.st_size) != st.st_size) {
+		perror(path);
+		exit(2);
+	}
+	close(fd);
+	*len = st.st_size;
+	return buf;
+}
+
+static int parse_hex(const char *hex, unsigned char *out, size_t len)
+{
+	size_t i;
+
+	if (strlen(hex) != 2 * len)
+		return -1;
+	for (i = 0; i < len; i++)
+		if (sscanf(hex + 2 * i, "%2hhx", &out[i]) != 1)
+			return -1;
+	return 0;
+}
+
+static int create_meta(const char *path, const char *excl_hex, int map_type, int freeze)
+{
+	static unsigned char excl[32];
+	union bpf_attr attr;
+	size_t len;
+	void *value = read_file(path, &len);
+	int fd, err, key = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = map_type;
+	attr.key_size = 4;
+	attr.value_size = len;
+	attr.max_entries = 1;
+	if (excl_hex) {
+		if (parse_hex(excl_hex, excl, sizeof(excl))) {
+			fprintf(stderr, "--excl needs 64 hex digits\n");
+			exit(2);
+		}
+		attr.excl_prog_hash = (unsigned long)excl;
+		attr.excl_prog_hash_size = sizeof(excl);
+	}
+	fd = sys_bpf(BPF_MAP_CREATE, &attr);
+	if (fd < 0) {
+		fprintf(stderr, "map create: %s\n", errno_name(-fd));
+		exit(2);
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (unsigned long)&key;
+	attr.value = (unsigned long)value;
+	err = sys_bpf(BPF_MAP_UPDATE_ELEM, &attr);
+	if (!err && freeze) {
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = fd;
+		err = sys_bpf(BPF_MAP_FREEZE, &attr);
+	}
+	if (err) {
+		fprintf(stderr, "map setup: %s\n", errno_name(-err));
+		exit(2);
+	}
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	const char *meta = NULL, *excl = NULL, *sig_path = NULL, *sig_ptr = NULL;
+	long long sig_size = -1, fd_array_cnt = -1;
+	int map_type = BPF_MAP_TYPE_ARRAY, freeze = 1, log = 0;
+	static char log_buf[65536];
+	int keyring = 0, fd_array[2] = { -1, -1 }, i, fd;
+	union bpf_attr attr;
+	void *sig = NULL;
+	size_t sig_len = 0;
+
+	if (argc == 3 && (!strcmp(argv[1], "dump") || !strcmp(argv[1], "dump-nomap"))) {
+		bool nomap = !strcmp(argv[1], "dump-nomap");
+		FILE *f = fopen(argv[2], "w");
+
+		if (!f || !fwrite(nomap ? (void *)prog_nomap : (void *)prog,
+				  nomap ? sizeof(prog_nomap) : sizeof(prog), 1, f) || fclose(f))
+			return 2;
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "bound")) {
+		struct bpf_prog_info info;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.map_type = BPF_MAP_TYPE_ARRAY;
+		attr.key_size = 4;
+		attr.value_size = 4;
+		attr.max_entries = 1;
+		fd_array[0] = sys_bpf(BPF_MAP_CREATE, &attr);
+		memset(&attr, 0, sizeof(attr));
+		attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+		attr.license = (unsigned long)"GPL";
+		attr.insns = (unsigned long)prog_nomap;
+		attr.insn_cnt = sizeof(prog_nomap) / sizeof(prog_nomap[0]);
+		attr.fd_array = (unsigned long)fd_array;
+		attr.fd_array_cnt = 1;
+		fd = sys_bpf(BPF_PROG_LOAD, &attr);
+		if (fd < 0) {
+			printf("%s\n", errno_name(-fd));
+			return 1;
+		}
+		memset(&info, 0, sizeof(info));
+		memset(&attr, 0, sizeof(attr));
+		attr.info.bpf_fd = fd;
+		attr.info.info = (unsigned long)&info;
+		attr.info.info_len = sizeof(info);
+		if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+			return 2;
+		printf("%u\n", info.nr_map_ids);
+		return 0;
+	}
+	if (argc < 2 || strcmp(argv[1], "load"))
+		goto usage;
+	for (i = 2; i < argc; i++) {
+		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(opt, "--no-freeze")) {
+			freeze = 0;
+			continue;
+		}
+		if (!strcmp(opt, "--log")) {
+			log = 1;
+			continue;
+		}
+		if (!val)
+			goto usage;
+		i++;
+		if (!strcmp(opt, "--meta"))
+			meta = val;
+		else if (!strcmp(opt, "--excl"))
+			excl = val;
+		else if (!strcmp(opt, "--map-type") && !strcmp(val, "hash"))
+			map_type = BPF_MAP_TYPE_HASH;
+		else if (!strcmp(opt, "--fd-array-cnt"))
+			fd_array_cnt = strtoll(val, NULL, 0);
+		else if (!strcmp(opt, "--extra-fd"))
+			fd_array[1] = strtol(val, NULL, 0);
+		else if (!strcmp(opt, "--sig"))
+			sig_path = val;
+		else if (!strcmp(opt, "--sig-size"))
+			sig_size = strtoll(val, NULL, 0);
+		else if (!strcmp(opt, "--sig-ptr"))
+			sig_ptr = val;
+		else if (!strcmp(opt, "--keyring"))
+			keyring = strtol(val, NULL, 0);
+		else
+			goto usage;
+	}
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.license = (unsigned long)"GPL";
+	if (meta) {
+		fd_array[0] = create_meta(meta, excl, map_type, freeze);
+		attr.insns = (unsigned long)prog;
+		attr.insn_cnt = sizeof(prog) / sizeof(prog[0]);
+		attr.fd_array = (unsigned long)fd_array;
+		attr.fd_array_cnt = 1;
+	} else {
+		attr.insns = (unsigned long)prog_nomap;
+		attr.insn_cnt = sizeof(prog_nomap) / sizeof(prog_nomap[0]);
+	}
+	if (fd_array_cnt >= 0)
+		attr.fd_array_cnt = fd_array_cnt;
+	if (sig_path) {
+		sig = read_file(sig_path, &sig_len);
+		attr.signature = (unsigned long)sig;
+		attr.signature_size = sig_len;
+	}
+	if (sig_ptr && !strcmp(sig_ptr, "bad")) {
+		void *page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		munmap(page, 4096);
+		attr.signature = (unsigned long)page;
+		if (!attr.signature_size)
+			attr.signature_size = 256;
+	}
+	if (sig_size >= 0)
+		attr.signature_size = sig_size;
+	attr.keyring_id = keyring;
+	attr.log_buf = (unsigned long)log_buf;
+	attr.log_size = sizeof(log_buf);
+	attr.log_level = 1;
+
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (fd >= 0) {
+		printf("ok\n");
+		return 0;
+	}
+	printf("%s\n", errno_name(-fd));
+	if (log)
+		fprintf(stderr, "%s", log_buf);
+	return 1;
+usage:
+	fprintf(stderr, "usage: sig_load dump FILE | sig_load load [options] (see source)\n");
+	return 2;
+}
