@@ -180,6 +180,13 @@ if skel -L -S -k "$WORK/rsa2048.key" -i "$WORK/rsa2048.der" >"$WORK/ls.h" 2>/dev
 else
 	fail "-L -S with a DER cert gives the same header as -S with PEM"
 fi
+openssl x509 -in "$WORK/rsa2048.crt" -text >"$WORK/rsa2048-text.crt"
+if skel -S -k "$WORK/rsa2048.key" -i "$WORK/rsa2048-text.crt" >"$WORK/text.h" 2>/dev/null &&
+	cmp -s "$WORK/text.h" "$WORK/out-rsa2048 PEM cert/skel.h"; then
+	pass "PEM cert after text (openssl x509 -text) gives the same header"
+else
+	fail "PEM cert after text (openssl x509 -text) gives the same header"
+fi
 if skel -S -k "$WORK/p256.key" -i "$WORK/p256.crt" >"$WORK/p256.h" 2>/dev/null &&
 	cmp -s <(sed '/static const char opts_sig\[\]/,/";$/d' "$WORK/p256.h") \
 		<(sed '/static const char opts_sig\[\]/,/";$/d' "$WORK/out-p256 PEM cert/skel.h"); then
@@ -205,9 +212,15 @@ else
 fi
 
 # The header compiles against the patched skel_internal.h and UAPI headers
+# The cached tree of scripts/prepare-tree, without preparing it
+cached_tree() {
+	(
+		. "$REPO_ROOT/scripts/config.sh"
+		tree_dir
+	) 2>/dev/null || true
+}
 root=
-for r in "${KERNEL_TREE:-}" "$(dirname "$BPFTOOL")/../../.." \
-	"$(. "$REPO_ROOT/scripts/config.sh" && tree_dir 2>/dev/null || true)"; do
+for r in "${KERNEL_TREE:-}" "$(dirname "$BPFTOOL")/../../.." "$(cached_tree)"; do
 	if [ -n "$r" ] && grep -q keyring_id "$r/tools/lib/bpf/skel_internal.h" 2>/dev/null &&
 		grep -q keyring_id "$r/tools/include/uapi/linux/bpf.h" 2>/dev/null; then
 		root=$r
@@ -309,12 +322,19 @@ expect_err "ECDSA key does not match RSA cert (DER)" 234 \
 echo "this is not a certificate" >"$WORK/garbage.crt"
 expect_err "garbage cert" 234 "certificate $WORK/garbage.crt is not in DER or PEM format" \
 	skel -S -k "$key" -i "$WORK/garbage.crt"
-{ printf '\060\202'; head -c 64 /dev/zero; } >"$WORK/bad-der.crt"
-expect_status "truncated DER cert: exit status" 234 skel -S -k "$key" -i "$WORK/bad-der.crt"
+{ printf '\060\202\001\000'; head -c 64 /dev/zero; } >"$WORK/short-der.crt"
+expect_err "truncated DER cert" 234 "certificate $WORK/short-der.crt is not in DER or PEM format" \
+	skel -S -k "$key" -i "$WORK/short-der.crt"
+# DER, but not a certificate: the reason comes from libcrypto
+expect_status "DER private key as cert: exit status" 234 \
+	skel -S -k "$key" -i "$WORK/rsa2048.key.der"
 case "$(cat "$WORK/err")" in
-"Error: failed to parse certificate $WORK/bad-der.crt: "?*) pass "truncated DER cert: message" ;;
-*) fail "truncated DER cert: message" "$(cat "$WORK/err")" ;;
+"Error: failed to parse certificate $WORK/rsa2048.key.der: "?*)
+	pass "DER private key as cert: message" ;;
+*)
+	fail "DER private key as cert: message" "$(cat "$WORK/err")" ;;
 esac
+expect_eq "DER private key as cert: nothing on stdout" 0 "$(wc -c <"$WORK/out")"
 
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 -out "$WORK/rsa1024.key" 2>/dev/null
 expect_err "RSA-1024 key" 234 \

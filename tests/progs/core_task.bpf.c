@@ -15,7 +15,7 @@ int seen_tgid;
 int seen_parent_tgid;
 char seen_comm[16];
 
-SEC("fentry/__x64_sys_getppid")
+SEC("fentry/__x64_sys_getsid")
 int BPF_PROG(read_task)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();

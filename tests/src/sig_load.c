@@ -24,6 +24,8 @@
  *   --sig-ptr bad     pass an unmapped signature pointer
  *   --keyring ID      keyring_id (default 0)
  *   --log             print the verifier log on failure
+ *   --fdinfo          after a successful load, print the fdinfo of the
+ *                     program (and of the metadata map, after a "--" line)
  *
  * Exit status: 0 loaded, 1 refused (errno printed), 2 usage or setup error.
  */
@@ -106,6 +108,20 @@ static void *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+static void print_fdinfo(int fd)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		fputs(line, stdout);
+	fclose(f);
+}
+
 static int parse_hex(const char *hex, unsigned char *out, size_t len)
 {
 	size_t i;
@@ -165,7 +181,7 @@ int main(int argc, char **argv)
 {
 	const char *meta = NULL, *excl = NULL, *sig_path = NULL, *sig_ptr = NULL;
 	long long sig_size = -1, fd_array_cnt = -1;
-	int map_type = BPF_MAP_TYPE_ARRAY, freeze = 1, log = 0;
+	int map_type = BPF_MAP_TYPE_ARRAY, freeze = 1, log = 0, fdinfo = 0;
 	static char log_buf[65536];
 	int keyring = 0, fd_array[2] = { -1, -1 }, i, fd;
 	union bpf_attr attr;
@@ -223,6 +239,10 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(opt, "--log")) {
 			log = 1;
+			continue;
+		}
+		if (!strcmp(opt, "--fdinfo")) {
+			fdinfo = 1;
 			continue;
 		}
 		if (!val)
@@ -288,6 +308,13 @@ int main(int argc, char **argv)
 	fd = sys_bpf(BPF_PROG_LOAD, &attr);
 	if (fd >= 0) {
 		printf("ok\n");
+		if (fdinfo) {
+			print_fdinfo(fd);
+			if (meta) {
+				printf("--\n");
+				print_fdinfo(fd_array[0]);
+			}
+		}
 		return 0;
 	}
 	printf("%s\n", errno_name(-fd));

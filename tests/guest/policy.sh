@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The example BPF-LSM policy (progs/signed_only.bpf.c): once in force,
+# user space can load only programs the kernel verified, and what a
+# verified loader loads.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$WORK"
+
+keyctl new_session >/dev/null
+keyctl padd asymmetric "" @s <"$T/keys/signer.der" >/dev/null
+pin=/sys/fs/bpf/signed_only
+
+expect_eq "policy: before, an unsigned program loads" ok "$("$T/sig_load" load || true)"
+expect_eq "policy: before, an unsigned light skeleton loads" ok \
+	"$("$T/lskel_run_unsigned" load-only 0 || true)"
+
+expect_status "policy: the signed policy skeleton loads and attaches" 0 \
+	"$T/signed_only" enforce "$pin" session
+
+expect_eq "policy: an unsigned program is refused with EPERM" EPERM \
+	"$("$T/sig_load" load || true)"
+expect_eq "policy: an unsigned light skeleton is refused" "Operation not permitted" \
+	"$("$T/lskel_run_unsigned" load-only 0 || true)"
+expect_status "policy: bpftool prog load of an unsigned object is refused" 255 \
+	"$BPFTOOL" prog load "$T/fentry_count.bpf.o" /sys/fs/bpf/unsigned
+"$T/lskel_run" fentry session | sed 's/^\(PASS\|FAIL\): /\1: policy: /' || true
+
+# A directly signed program passes too.
+"$T/sig_load" dump-nomap nomap.bin
+openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid -in nomap.bin \
+	-signer "$T/keys/signer.pem" -inkey "$T/keys/signer.key" -outform DER -out nomap.der
+expect_eq "policy: a directly signed program loads" ok \
+	"$("$T/sig_load" load --sig nomap.der --keyring -3 || true)"
+
+rm -f "$pin"
+expect_eq "policy: unpinned, unsigned programs load again" ok "$("$T/sig_load" load || true)"
