@@ -37,7 +37,7 @@ tests: tools
 	@$(MAKE) -s -C tests
 
 demo: all rootfs tests
-	@image/qemu-run --timeout 300 -- tests/demo.sh
+	@image/qemu-run --timeout 300 -- tests/demo.sh 2>&1 | tee out/demo.log
 
 check: all rootfs tests
 	@tests/run

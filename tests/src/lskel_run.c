@@ -7,6 +7,9 @@
  *   lskel_run load-only KEYRING_ID
  *                                 just load fentry_count; print "ok" or
  *                                 the errno of the failed load
+ *   lskel_run pin DIR KEYRING_ID  load fentry_count and pin its programs
+ *                                 as DIR/on_entry and DIR/on_exit, which
+ *                                 outlive this process and the loader
  *
  * KEYRING_ID is a number; "session" means KEY_SPEC_SESSION_KEYRING.
  */
@@ -18,6 +21,8 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <linux/keyctl.h>
+
+#include <bpf/bpf.h>
 
 #include "testlib.h"
 #include "fentry_count.lskel.h"
@@ -110,8 +115,27 @@ int main(int argc, char **argv)
 		printf("%s\n", err ? strerror(-err) : "ok");
 		fentry_count__destroy(skel);
 		return err ? 1 : 0;
+	} else if (argc == 4 && !strcmp(argv[1], "pin")) {
+		struct fentry_count *skel = fentry_count__open();
+		char path[256];
+		int err;
+
+		set_keyring(skel, keyring_arg(argv[3]));
+		err = fentry_count__load(skel);
+		if (!err) {
+			snprintf(path, sizeof(path), "%s/on_entry", argv[2]);
+			err = bpf_obj_pin(skel->progs.on_entry.prog_fd, path);
+		}
+		if (!err) {
+			snprintf(path, sizeof(path), "%s/on_exit", argv[2]);
+			err = bpf_obj_pin(skel->progs.on_exit.prog_fd, path);
+		}
+		if (err)
+			fprintf(stderr, "lskel_run pin: %s\n", strerror(err < 0 ? -err : errno));
+		fentry_count__destroy(skel);
+		return err ? 1 : 0;
 	} else {
-		fprintf(stderr, "usage: lskel_run fentry|core|load-only KEYRING_ID\n");
+		fprintf(stderr, "usage: lskel_run fentry|core|load-only KEYRING_ID | pin DIR KEYRING_ID\n");
 		return 2;
 	}
 	return test_failures ? 1 : 0;

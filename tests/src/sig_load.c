@@ -24,6 +24,7 @@
  *   --sig-ptr bad     pass an unmapped signature pointer
  *   --keyring ID      keyring_id (default 0)
  *   --log             print the verifier log on failure
+ *   --pin PATH        pin the loaded program at PATH
  *   --fdinfo          after a successful load, print the fdinfo of the
  *                     program (and of the metadata map, after a "--" line)
  *
@@ -179,7 +180,7 @@ static int create_meta(const char *path, const char *excl_hex, int map_type, int
 
 int main(int argc, char **argv)
 {
-	const char *meta = NULL, *excl = NULL, *sig_path = NULL, *sig_ptr = NULL;
+	const char *meta = NULL, *excl = NULL, *sig_path = NULL, *sig_ptr = NULL, *pin = NULL;
 	long long sig_size = -1, fd_array_cnt = -1;
 	int map_type = BPF_MAP_TYPE_ARRAY, freeze = 1, log = 0, fdinfo = 0;
 	static char log_buf[65536];
@@ -256,6 +257,8 @@ int main(int argc, char **argv)
 			map_type = BPF_MAP_TYPE_HASH;
 		else if (!strcmp(opt, "--fd-array-cnt"))
 			fd_array_cnt = strtoll(val, NULL, 0);
+		else if (!strcmp(opt, "--pin"))
+			pin = val;
 		else if (!strcmp(opt, "--extra-fd"))
 			fd_array[1] = strtol(val, NULL, 0);
 		else if (!strcmp(opt, "--sig"))
@@ -307,6 +310,15 @@ int main(int argc, char **argv)
 
 	fd = sys_bpf(BPF_PROG_LOAD, &attr);
 	if (fd >= 0) {
+		if (pin) {
+			memset(&attr, 0, sizeof(attr));
+			attr.pathname = (unsigned long)pin;
+			attr.bpf_fd = fd;
+			if (sys_bpf(BPF_OBJ_PIN, &attr)) {
+				perror(pin);
+				return 2;
+			}
+		}
 		printf("ok\n");
 		if (fdinfo) {
 			print_fdinfo(fd);

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# What an operator sees with bpftool prog show / map show: digests,
+# signature verdicts, the loader behind a light skeleton's programs,
+# map hashes and exclusive owners; plain output golden-compared with the
+# variable parts masked, JSON checked with jq.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$WORK"
+
+keyctl new_session >/dev/null
+keyctl padd asymmetric "" @s <"$T/keys/signer.der" >/dev/null
+serial=$(keyctl show @s | awk '/keyring: _ses/ { print $1; exit }')
+skid=$(openssl x509 -in "$T/keys/signer.pem" -noout -ext subjectKeyIdentifier |
+	tail -1 | tr -d ' :' | tr 'A-F' 'a-f')
+loader=$(cat "$T/fentry_count.loader.sha256")
+dir=/sys/fs/bpf/operator
+mkdir -p "$dir"
+
+mask() {
+	sed -E -e 's/^[0-9]+:/<ID>:/' -e 's/[0-9a-f]{64}/<SHA256>/g' \
+		-e 's/tag [0-9a-f]{16}/tag <TAG>/' -e 's/loaded_at [^ ]+/loaded_at <TIME>/' \
+		-e 's/keyring user -?[0-9]+/keyring user <SERIAL>/g' \
+		-e 's/signer [0-9a-f]+/signer <SKID>/g' -e 's/(btf_id|memlock|xlated|jited|map_ids|pids) [^ ]+/\1 <N>/g'
+}
+# golden MASKED NAME; UPDATE_GOLDEN=1 rewrites the golden file instead
+golden() {
+	if [ -n "${UPDATE_GOLDEN:-}" ]; then
+		cp "$1" "$TESTS_DIR/guest/golden/$2"
+	fi
+	if diff -u "$TESTS_DIR/guest/golden/$2" "$1" >diff.txt; then
+		pass "plain output matches golden/$2"
+	else
+		fail "plain output matches golden/$2" "$(cat diff.txt)"
+	fi
+}
+
+# A signed light skeleton's programs, pinned; the loader is long gone.
+expect_status "signed light skeleton loads and pins its programs" 0 \
+	"$T/lskel_run" pin "$dir" session
+"$BPFTOOL" prog show pinned "$dir/on_entry" >lskel.txt
+mask <lskel.txt >lskel.masked
+golden lskel.masked prog-show-lskel.txt
+"$BPFTOOL" -j prog show pinned "$dir/on_entry" >lskel.json
+expect_eq "lskel prog: JSON digest starts with the tag" \
+	"$(jq -r .tag lskel.json)" "$(jq -r '.digest | ltrimstr("sha256:") | .[0:16]' lskel.json)"
+expect_eq "lskel prog: itself unsigned" unsigned "$(jq -r .signature.verdict lskel.json)"
+expect_eq "lskel prog: loader digest = SHA-256 of the header's loader" \
+	"sha256:$loader" "$(jq -r .loader.digest lskel.json)"
+expect_eq "lskel prog: loader verified" verified "$(jq -r .loader.signature.verdict lskel.json)"
+expect_eq "lskel prog: loader keyring is a user keyring" user \
+	"$(jq -r .loader.signature.keyring lskel.json)"
+expect_eq "lskel prog: loader keyring serial is the session keyring" "$serial" \
+	"$(jq -r .loader.signature.keyring_serial lskel.json)"
+expect_eq "lskel prog: loader signer = the certificate's SKID" "$skid" \
+	"$(jq -r .loader.signature.signer lskel.json)"
+expect_eq "lskel prog: plain output names the loader" \
+	"	loader sha256:$loader  signature verified  keyring user $serial  signer $skid" \
+	"$(grep -P '^\tloader ' lskel.txt)"
+
+# A directly signed program, and an unsigned one.
+"$T/sig_load" dump-nomap nomap.bin
+openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid -in nomap.bin \
+	-signer "$T/keys/signer.pem" -inkey "$T/keys/signer.key" -outform DER -out nomap.der
+"$T/sig_load" load --sig nomap.der --keyring -3 --pin "$dir/signed" >/dev/null
+"$T/sig_load" load --pin "$dir/unsigned" >/dev/null
+digest=$(openssl dgst -sha256 -r nomap.bin | cut -c1-64)
+"$BPFTOOL" -j prog show pinned "$dir/signed" >signed.json
+expect_eq "signed prog: digest = openssl SHA-256 of its instructions" "sha256:$digest" \
+	"$(jq -r .digest signed.json)"
+expect_eq "signed prog: verified" verified "$(jq -r .signature.verdict signed.json)"
+expect_eq "signed prog: signer = the certificate's SKID" "$skid" \
+	"$(jq -r .signature.signer signed.json)"
+expect_eq "signed prog: no loader" null "$(jq -r .loader signed.json)"
+"$BPFTOOL" prog show pinned "$dir/signed" | mask >signed.masked
+golden signed.masked prog-show-signed.txt
+"$BPFTOOL" -j prog show pinned "$dir/unsigned" >unsigned.json
+expect_eq "unsigned prog: unsigned" unsigned "$(jq -r .signature.verdict unsigned.json)"
+expect_eq "unsigned prog: no signer" null "$(jq -r .signature.signer unsigned.json)"
+"$BPFTOOL" prog show pinned "$dir/unsigned" | mask >unsigned.masked
+golden unsigned.masked prog-show-unsigned.txt
+n=$("$BPFTOOL" -j prog show | jq '[.[] | select(.digest | startswith("sha256:"))] | length')
+total=$("$BPFTOOL" -j prog show | jq length)
+expect_eq "prog show lists a digest for every program" "$total" "$n"
+
+# Maps: content hash of a frozen array, "not frozen", exclusive owner.
+"$BPFTOOL" map create "$dir/arr" type array key 4 value 8 entries 2 name arr
+"$BPFTOOL" map update pinned "$dir/arr" key 1 0 0 0 value 1 2 3 4 5 6 7 8
+expect_eq "map: unfrozen array shows 'hash not frozen'" "	hash not frozen" \
+	"$("$BPFTOOL" map show pinned "$dir/arr" | grep -P '^\thash ')"
+expect_eq "map: unfrozen array JSON hash is null" null \
+	"$("$BPFTOOL" -j map show pinned "$dir/arr" | jq -r .hash)"
+"$BPFTOOL" map freeze pinned "$dir/arr"
+want=$(printf '0000000000000000''0102030405060708' | xxd -r -p | openssl dgst -sha256 -r | cut -c1-64)
+expect_eq "map: frozen array hash = openssl over its values" "	hash sha256:$want" \
+	"$("$BPFTOOL" map show pinned "$dir/arr" | grep -P '^\thash ')"
+expect_eq "map: frozen array JSON hash" "sha256:$want" \
+	"$("$BPFTOOL" -j map show pinned "$dir/arr" | jq -r .hash)"
+"$BPFTOOL" map create "$dir/hash" type hash key 4 value 8 entries 2 name h
+expect_eq "map: HASH map shows no hash" "" \
+	"$("$BPFTOOL" map show pinned "$dir/hash" | grep -P '^\thash ' || true)"
+"$T/excl_maps" dump insns.bin
+excl=$(openssl dgst -sha256 -r insns.bin | cut -c1-64)
+"$T/excl_maps" digest "$excl" "$dir" >/dev/null
+expect_eq "map: exclusive map names its owner's digest" "sha256:$excl" \
+	"$("$BPFTOOL" -j map show pinned "$dir/excl_map" | jq -r .exclusive_to)"
+expect_eq "map: owner program's digest is that digest" "sha256:$excl" \
+	"$("$BPFTOOL" -j prog show pinned "$dir/owner" | jq -r .digest)"
+expect_eq "map: listing all maps still succeeds" 0 \
+	"$("$BPFTOOL" map show >/dev/null 2>&1; echo $?)"
+rm -rf "$dir"
