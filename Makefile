@@ -11,7 +11,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := all
 
 .PHONY: all deps tree kernel tools rootfs tests demo check check-host \
-	check-guest shell export-patches check-series clean
+	check-guest shell export-patches check-series lint man clean
 
 all: kernel tools
 
@@ -50,6 +50,18 @@ check-guest: all rootfs tests
 
 shell: all rootfs
 	@image/qemu-run --shell
+
+# Series hygiene: checkpatch --strict (scripts/checkpatch-allowlist says
+# what is accepted and why), bpftool's synctypes check, man pages without
+# warnings. make check runs the same through tests/host/series-lint.sh.
+lint: tree
+	@scripts/lint
+	@python3 "$$(scripts/prepare-tree)/tools/testing/selftests/bpf/test_bpftool_synctypes.py"
+	@$(MAKE) -s -C docs/man
+
+# bpftool's man pages, rendered into out/man
+man: tree
+	@$(MAKE) -s -C docs/man
 
 # Write the build tree's commits back into the three series.
 export-patches:
