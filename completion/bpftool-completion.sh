@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Bash completion of the patched bpftool (its bash-completion/bpftool):
+# the new global options and commands complete as a user expects.
+set -euo pipefail
+. "$(dirname "$0")/../tests/lib.sh"
+
+tree=$("$REPO_ROOT/scripts/prepare-tree")
+# The completion asks "bpftool help" for the objects: the patched one
+PATH="$(dirname "$BPFTOOL"):$PATH"
+# bash_completion reads unset variables and failing commands: not under -eu
+set +eu
+. /usr/share/bash-completion/bash_completion
+. "$tree/tools/bpf/bpftool/bash-completion/bpftool"
+
+# complete WORD... : what <TAB> offers after WORDs (the last word is the
+# one being completed), sorted, on one line
+complete_line() {
+	COMP_WORDS=("$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMP_LINE="$*"
+	COMP_POINT=${#COMP_LINE}
+	COMPREPLY=()
+	_bpftool bpftool "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+	printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' ' | sed 's/ $//'
+}
+# offers NAME EXPECTED WORD...: EXPECTED (space separated) are all offered
+offers() {
+	local name=$1 want=$2 got w
+	shift 2
+	got=" $(complete_line "$@") "
+	for w in $want; do
+		if [[ $got != *" $w "* ]]; then
+			fail "$name" "'$w' not offered; offered:$got"
+			return
+		fi
+	done
+	pass "$name"
+}
+
+cd "$WORK"
+touch key.pem cert.der prog.bpf.o notes.txt
+offers "completion: --sign from --si" "--sign" bpftool --si
+offers "completion: -S -i -k among the global options" "-S -i -k --sign" bpftool -
+offers "completion: a key file after -k" "key.pem" bpftool -k ke
+offers "completion: a certificate file after -i" "cert.der" bpftool -S -k key.pem -i ce
+offers "completion: commands after the signing options" "gen prog" bpftool -S -k key.pem -i cert.der ""
+offers "completion: gen skeleton after -S" "skeleton" bpftool -S -k key.pem -i cert.der gen sk
+offers "completion: object file for gen skeleton -S" "prog.bpf.o" \
+	bpftool -S -k key.pem -i cert.der gen skeleton pr
+set -eu
