@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Concurrency around signed loads: BPF_MAP_FREEZE racing with updates of
+# the metadata map (the verdict must follow the frozen contents), and many
+# signed loads in parallel.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$WORK"
+
+keyctl new_session >/dev/null
+keyctl padd asymmetric "" @s <"$T/keys/signer.der" >/dev/null
+"$T/sig_load" dump insns.bin
+for v in A B; do
+	head -c 64 /dev/zero | tr '\0' "$v" >"meta$v.bin"
+	cat insns.bin "meta$v.bin" >"signed$v.bin"
+	openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid \
+		-in "signed$v.bin" -signer "$T/keys/signer.pem" -inkey "$T/keys/signer.key" \
+		-outform DER -out "sig$v.der"
+done
+export EXCL=$(openssl dgst -sha256 -r insns.bin | cut -c1-64)
+"$T/races" freeze sigA.der sigB.der 200 || true
+"$T/races" parallel sigA.der 8 25 || true
