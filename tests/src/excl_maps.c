@@ -232,18 +232,6 @@ static int dump_insns(const char *path)
 	return fclose(f) ? 1 : 0;
 }
 
-static int parse_hex(const char *hex, __u8 *out, size_t len)
-{
-	size_t i;
-
-	if (strlen(hex) != 2 * len)
-		return -1;
-	for (i = 0; i < len; i++)
-		if (sscanf(hex + 2 * i, "%2hhx", &out[i]) != 1)
-			return -1;
-	return 0;
-}
-
 static void test_digest(const char *hex, const char *pin_dir)
 {
 	__u8 hash[HASH_SIZE], tag[BPF_TAG_SIZE];

@@ -29,14 +29,6 @@
 
 #define META_SZ 64
 
-static const struct bpf_insn prog[] = {
-	{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
-	  .src_reg = BPF_PSEUDO_MAP_IDX_VALUE, .imm = 0 },
-	{ .imm = 0 },
-	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-	{ .code = BPF_JMP | BPF_EXIT },
-};
-
 static unsigned char excl[32];
 static void *sig[2];
 static size_t sig_len[2];
@@ -109,8 +101,7 @@ static int load(int map_fd, int which)
 
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr.insns = (unsigned long)prog;
-	attr.insn_cnt = 4;
+	attr.insns = (unsigned long)metadata_prog(&attr.insn_cnt);
 	attr.license = (unsigned long)"GPL";
 	attr.fd_array = (unsigned long)fd_array;
 	attr.fd_array_cnt = 1;
@@ -202,16 +193,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: races freeze SIG_A SIG_B ROUNDS | parallel SIG_A THREADS ROUNDS\n");
 		return 2;
 	}
-	{
-		/* the exclusive hash: SHA-256 of prog, from the environment (hex) */
-		const char *hex = getenv("EXCL");
-		int i;
-
-		if (!hex || strlen(hex) != 64)
-			return 2;
-		for (i = 0; i < 32; i++)
-			sscanf(hex + 2 * i, "%2hhx", &excl[i]);
-	}
+	/* the exclusive hash: SHA-256 of the program, from the environment */
+	if (!getenv("EXCL") || parse_hex(getenv("EXCL"), excl, sizeof(excl)))
+		return 2;
 	if (!strcmp(argv[1], "freeze")) {
 		race_freeze(atoi(argv[4]));
 	} else {

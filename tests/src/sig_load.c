@@ -42,6 +42,8 @@
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 
+#include "testlib.h"
+
 static const char *errno_name(int err)
 {
 	static char buf[32];
@@ -65,22 +67,6 @@ static const char *errno_name(int err)
 		return buf;
 	}
 }
-
-static int sys_bpf(int cmd, union bpf_attr *attr)
-{
-	int ret = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-
-	return ret < 0 ? -errno : ret;
-}
-
-/* r1 = &fd_array[0] map value (ld_imm64 map idx value); r0 = 0; exit */
-static const struct bpf_insn prog[] = {
-	{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
-	  .src_reg = BPF_PSEUDO_MAP_IDX_VALUE, .imm = 0 },
-	{ .imm = 0 },
-	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-	{ .code = BPF_JMP | BPF_EXIT },
-};
 
 /* The same program without any map */
 static const struct bpf_insn prog_nomap[] = {
@@ -123,18 +109,6 @@ static void print_fdinfo(int fd)
 	fclose(f);
 }
 
-static int parse_hex(const char *hex, unsigned char *out, size_t len)
-{
-	size_t i;
-
-	if (strlen(hex) != 2 * len)
-		return -1;
-	for (i = 0; i < len; i++)
-		if (sscanf(hex + 2 * i, "%2hhx", &out[i]) != 1)
-			return -1;
-	return 0;
-}
-
 static int create_meta(const char *path, const char *excl_hex, int map_type, int freeze)
 {
 	static unsigned char excl[32];
@@ -156,7 +130,7 @@ static int create_meta(const char *path, const char *excl_hex, int map_type, int
 		attr.excl_prog_hash = (unsigned long)excl;
 		attr.excl_prog_hash_size = sizeof(excl);
 	}
-	fd = sys_bpf(BPF_MAP_CREATE, &attr);
+	fd = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 	if (fd < 0) {
 		fprintf(stderr, "map create: %s\n", errno_name(-fd));
 		exit(2);
@@ -165,11 +139,11 @@ static int create_meta(const char *path, const char *excl_hex, int map_type, int
 	attr.map_fd = fd;
 	attr.key = (unsigned long)&key;
 	attr.value = (unsigned long)value;
-	err = sys_bpf(BPF_MAP_UPDATE_ELEM, &attr);
+	err = sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr));
 	if (!err && freeze) {
 		memset(&attr, 0, sizeof(attr));
 		attr.map_fd = fd;
-		err = sys_bpf(BPF_MAP_FREEZE, &attr);
+		err = sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
 	}
 	if (err) {
 		fprintf(stderr, "map setup: %s\n", errno_name(-err));
@@ -193,8 +167,12 @@ int main(int argc, char **argv)
 		bool nomap = !strcmp(argv[1], "dump-nomap");
 		FILE *f = fopen(argv[2], "w");
 
+		unsigned int cnt;
+		const struct bpf_insn *prog = metadata_prog(&cnt);
+
 		if (!f || !fwrite(nomap ? (void *)prog_nomap : (void *)prog,
-				  nomap ? sizeof(prog_nomap) : sizeof(prog), 1, f) || fclose(f))
+				  nomap ? sizeof(prog_nomap) : cnt * sizeof(*prog), 1, f) ||
+		    fclose(f))
 			return 2;
 		return 0;
 	}
@@ -206,7 +184,7 @@ int main(int argc, char **argv)
 		attr.key_size = 4;
 		attr.value_size = 4;
 		attr.max_entries = 1;
-		fd_array[0] = sys_bpf(BPF_MAP_CREATE, &attr);
+		fd_array[0] = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 		memset(&attr, 0, sizeof(attr));
 		attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
 		attr.license = (unsigned long)"GPL";
@@ -214,7 +192,7 @@ int main(int argc, char **argv)
 		attr.insn_cnt = sizeof(prog_nomap) / sizeof(prog_nomap[0]);
 		attr.fd_array = (unsigned long)fd_array;
 		attr.fd_array_cnt = 1;
-		fd = sys_bpf(BPF_PROG_LOAD, &attr);
+		fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 		if (fd < 0) {
 			printf("%s\n", errno_name(-fd));
 			return 1;
@@ -224,7 +202,7 @@ int main(int argc, char **argv)
 		attr.info.bpf_fd = fd;
 		attr.info.info = (unsigned long)&info;
 		attr.info.info_len = sizeof(info);
-		if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)))
 			return 2;
 		printf("%u\n", info.nr_map_ids);
 		return 0;
@@ -278,8 +256,7 @@ int main(int argc, char **argv)
 	attr.license = (unsigned long)"GPL";
 	if (meta) {
 		fd_array[0] = create_meta(meta, excl, map_type, freeze);
-		attr.insns = (unsigned long)prog;
-		attr.insn_cnt = sizeof(prog) / sizeof(prog[0]);
+		attr.insns = (unsigned long)metadata_prog(&attr.insn_cnt);
 		attr.fd_array = (unsigned long)fd_array;
 		attr.fd_array_cnt = 1;
 	} else {
@@ -308,13 +285,13 @@ int main(int argc, char **argv)
 	attr.log_size = sizeof(log_buf);
 	attr.log_level = 1;
 
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 	if (fd >= 0) {
 		if (pin) {
 			memset(&attr, 0, sizeof(attr));
 			attr.pathname = (unsigned long)pin;
 			attr.bpf_fd = fd;
-			if (sys_bpf(BPF_OBJ_PIN, &attr)) {
+			if (sys_bpf(BPF_OBJ_PIN, &attr, sizeof(attr))) {
 				perror(pin);
 				return 2;
 			}

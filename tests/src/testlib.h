@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 
-static int test_failures;
+static int test_failures __attribute__((unused));
 
 #define CHECK(name, cond, fmt, ...)					\
 	do {								\
@@ -31,6 +31,37 @@ static inline int sys_bpf(int cmd, union bpf_attr *attr, unsigned int size)
 	int ret = syscall(__NR_bpf, cmd, attr, size);
 
 	return ret < 0 ? -errno : ret;
+}
+
+/* 64 hex digits (or 2 * len) into bytes; -1 if HEX is not that */
+static inline int parse_hex(const char *hex, unsigned char *out, size_t len)
+{
+	size_t i;
+
+	if (strlen(hex) != 2 * len)
+		return -1;
+	for (i = 0; i < len; i++)
+		if (sscanf(hex + 2 * i, "%2hhx", &out[i]) != 1)
+			return -1;
+	return 0;
+}
+
+/* The program of the signature tests: it reaches the metadata map as
+ * fd_array[0] (r1 = &map value; r0 = 0; exit), like a light skeleton's
+ * loader reaches its metadata.
+ */
+static inline const struct bpf_insn *metadata_prog(unsigned int *cnt)
+{
+	static const struct bpf_insn insns[] = {
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_PSEUDO_MAP_IDX_VALUE, .imm = 0 },
+		{ .imm = 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	*cnt = sizeof(insns) / sizeof(insns[0]);
+	return insns;
 }
 
 #endif
