@@ -11,7 +11,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := all
 
 .PHONY: all deps tree kernel tools rootfs tests demo check check-host \
-	check-guest shell export-patches check-series lint man clean
+	check-guest shell export-patches check-series lint man bench clean
 
 all: kernel tools
 
@@ -50,6 +50,12 @@ check-guest: all rootfs tests
 
 shell: all rootfs
 	@image/qemu-run --shell
+
+# Benchmarks (not tests): load latencies signed vs unsigned, verification
+# cost by metadata size, skeleton generation, prog show with 1000 programs;
+# table in out/bench.md.
+bench: all rootfs tests
+	@tests/bench/run
 
 # Series hygiene: checkpatch --strict (scripts/checkpatch-allowlist says
 # what is accepted and why), bpftool's synctypes check, man pages without

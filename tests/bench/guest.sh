@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Guest side of make bench: load latencies (median, p95) of signed and
+# unsigned loads, and bpftool prog show over 1000 loaded programs.
+# Prints "RESULT name median_us p95_us n" lines for tests/bench/run.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$WORK"
+
+keyctl new_session >/dev/null
+keyctl padd asymmetric "" @s <"$T/keys/signer.der" >/dev/null
+N=${BENCH_LOADS:-200}
+
+r() { sed 's/^/RESULT /'; }
+"$T/bench_load_unsigned" lskel "$N" 0 | r
+"$T/bench_load" lskel "$N" session | r
+
+"$T/sig_load" dump insns.bin
+export EXCL=$(openssl dgst -sha256 -r insns.bin | cut -c1-64)
+for kib in 1 16 256 1024; do
+	head -c $((kib * 1024)) /dev/urandom >meta.bin
+	cat insns.bin meta.bin >signed.bin
+	openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid \
+		-in signed.bin -signer "$T/keys/signer.pem" -inkey "$T/keys/signer.key" \
+		-outform DER -out sig.der
+	n=$N
+	[ "$kib" -lt 1024 ] || n=$((N / 4))
+	"$T/bench_load" raw meta.bin - session "$n" | sed "s/^raw-unsigned/raw-unsigned-${kib}KiB/" | r
+	"$T/bench_load" raw meta.bin sig.der session "$n" | sed "s/^raw-signed/raw-signed-${kib}KiB/" | r
+done
+
+# bpftool prog show with 1000 programs loaded: patched vs unpatched bpftool
+mkdir -p /sys/fs/bpf/bench
+for i in $(seq 1000); do "$T/sig_load" load --pin "/sys/fs/bpf/bench/p$i" >/dev/null; done
+for tool in "$BPFTOOL" ${PRISTINE_BPFTOOL:+"$PRISTINE_BPFTOOL"}; do
+	name=prog-show-1000-patched
+	[ "$tool" = "$BPFTOOL" ] || name=prog-show-1000-unpatched
+	ts=()
+	for i in 1 2 3 4 5; do
+		s=$(date +%s%N)
+		"$tool" prog show >/dev/null
+		ts+=($((($(date +%s%N) - s) / 1000)))
+	done
+	sorted=($(printf '%s\n' "${ts[@]}" | sort -n))
+	echo "RESULT $name ${sorted[2]} ${sorted[4]} 5"
+done
+rm -rf /sys/fs/bpf/bench
