@@ -53,6 +53,9 @@ expect_eq "lskel prog: loader keyring serial is the session keyring" "$serial" \
 	"$(jq -r .loader.signature.keyring_serial lskel.json)"
 expect_eq "lskel prog: loader signer = the certificate's SKID" "$skid" \
 	"$(jq -r .loader.signature.signer lskel.json)"
+expect_eq "lskel prog: loader digest = what prog verify prints offline for the header" \
+	"$("$BPFTOOL" -j prog verify "$T/fentry_count.lskel.h" -i "$T/keys/signer.pem" | jq -r .loader)" \
+	"$(jq -r .loader.digest lskel.json)"
 expect_eq "lskel prog: plain output names the loader" \
 	"	loader sha256:$loader  signature verified  keyring user $serial  signer $skid" \
 	"$(grep -P '^\tloader ' lskel.txt)"
