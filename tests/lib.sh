@@ -28,6 +28,22 @@ expect_status() {
 	fi
 }
 
+# make_key NAME GENPKEY_OPTIONS...: $WORK/NAME.key, a self-signed
+# certificate with a subjectKeyIdentifier as $WORK/NAME.crt (PEM) and .der
+make_key() {
+	local n=$1
+	shift
+	openssl genpkey "$@" -out "$WORK/$n.key" 2>/dev/null
+	openssl req -new -x509 -key "$WORK/$n.key" -subj "/CN=bpftool test $n" -days 2 \
+		-addext subjectKeyIdentifier=hash -out "$WORK/$n.crt"
+	openssl x509 -in "$WORK/$n.crt" -outform DER -out "$WORK/$n.der"
+}
+
+# skid CERT: the certificate's subjectKeyIdentifier, lower-case hex
+skid() {
+	openssl x509 -in "$1" -noout -ext subjectKeyIdentifier | tail -n 1 | tr -d ' :' | tr A-F a-f
+}
+
 # A fresh scratch folder per test script, removed on exit.
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

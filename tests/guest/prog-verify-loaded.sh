@@ -14,7 +14,6 @@ trap 'rm -rf "$dir" "$WORK"' EXIT
 
 keyctl new_session >/dev/null
 keyctl padd asymmetric "" @s <"$T/keys/signer.der" >/dev/null
-skid() { openssl x509 -in "$1" -noout -ext subjectKeyIdentifier | tail -n 1 | tr -d ' :' | tr A-F a-f; }
 skid=$(skid "$T/keys/signer.pem")
 loader=$(cat "$T/fentry_count.loader.sha256")
 openssl req -x509 -newkey rsa:2048 -nodes -keyout other.key -subj "/CN=other" -days 2 \

@@ -82,18 +82,10 @@ cms_verify() {
 skel() { "$BPFTOOL" "$@" gen skeleton "$obj" name sign_min; }
 
 # --- Keys and self-signed certificates (subjectKeyIdentifier) ---
-newkey() { # NAME GENPKEY_OPTIONS...
-	local n=$1
-	shift
-	openssl genpkey "$@" -out "$WORK/$n.key" 2>/dev/null
-	openssl req -new -x509 -key "$WORK/$n.key" -subj "/CN=bpftool test $n" -days 2 \
-		-addext subjectKeyIdentifier=hash -out "$WORK/$n.crt"
-	openssl x509 -in "$WORK/$n.crt" -outform DER -out "$WORK/$n.der"
-}
-newkey rsa2048 -algorithm RSA -pkeyopt rsa_keygen_bits:2048
-newkey rsa4096 -algorithm RSA -pkeyopt rsa_keygen_bits:4096
-newkey p256 -algorithm EC -pkeyopt ec_paramgen_curve:P-256
-newkey p384 -algorithm EC -pkeyopt ec_paramgen_curve:P-384
+make_key rsa2048 -algorithm RSA -pkeyopt rsa_keygen_bits:2048
+make_key rsa4096 -algorithm RSA -pkeyopt rsa_keygen_bits:4096
+make_key p256 -algorithm EC -pkeyopt ec_paramgen_curve:P-256
+make_key p384 -algorithm EC -pkeyopt ec_paramgen_curve:P-384
 
 # --- Signed skeletons ---
 # check_signed NAME KEY CERT CERT_PEM

@@ -17,19 +17,10 @@ if [ ! -f "$obj" ]; then
 fi
 
 # --- Keys and self-signed certificates, as gen-skeleton-sign.sh makes them ---
-newkey() { # NAME GENPKEY_OPTIONS...
-	local n=$1
-	shift
-	openssl genpkey "$@" -out "$WORK/$n.key" 2>/dev/null
-	openssl req -new -x509 -key "$WORK/$n.key" -subj "/CN=bpftool test $n" -days 2 \
-		-addext subjectKeyIdentifier=hash -out "$WORK/$n.crt"
-	openssl x509 -in "$WORK/$n.crt" -outform DER -out "$WORK/$n.der"
-}
-newkey rsa -algorithm RSA -pkeyopt rsa_keygen_bits:2048
-newkey rsa2 -algorithm RSA -pkeyopt rsa_keygen_bits:2048
-newkey p256 -algorithm EC -pkeyopt ec_paramgen_curve:P-256
+make_key rsa -algorithm RSA -pkeyopt rsa_keygen_bits:2048
+make_key rsa2 -algorithm RSA -pkeyopt rsa_keygen_bits:2048
+make_key p256 -algorithm EC -pkeyopt ec_paramgen_curve:P-256
 
-skid() { openssl x509 -in "$1" -noout -ext subjectKeyIdentifier | tail -n 1 | tr -d ' :' | tr A-F a-f; }
 sha256() { openssl dgst -sha256 -r "$1" | cut -d' ' -f1; }
 hex() { od -An -v -tx1 "$1" | tr -d ' \n'; }
 skel() { "$BPFTOOL" "$@" gen skeleton "$obj" name sign_min; }
