@@ -10,8 +10,16 @@ SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .DEFAULT_GOAL := all
 
-.PHONY: all deps tree kernel tools rootfs tests demo check check-host \
-	check-guest shell export-patches check-series lint man bench clean
+.PHONY: all deps tree kernel kernel-kasan kernel-pristine tools rootfs tests \
+	demo check check-host check-guest shell export-patches check-series \
+	lint man bench fuzz clean
+
+# make check SANITIZE=1: host tests against bpftool built with ASan and UBSan
+SANITIZE ?= 0
+# make check KASAN=1: guest tests on a kernel with KASAN and kmemleak
+KASAN ?= 0
+# make fuzz FUZZ_SECONDS=N
+FUZZ_SECONDS ?= 60
 
 all: kernel tools
 
@@ -26,6 +34,14 @@ tree: deps
 kernel: tree
 	@scripts/build-kernel
 
+# Variants, each in its own worktree: KASAN and kmemleak (out/bzImage-kasan),
+# and Debian's kernel without the series, for make bench (out/bzImage-pristine)
+kernel-kasan: kernel
+	@scripts/build-kernel kasan
+
+kernel-pristine: tree
+	@scripts/build-kernel pristine
+
 tools: kernel
 	@scripts/build-tools
 
@@ -39,14 +55,14 @@ tests: tools
 demo: all rootfs tests
 	@image/qemu-run --timeout 300 -- tests/demo.sh 2>&1 | tee out/demo.log
 
-check: all rootfs tests
-	@tests/run
+check: all rootfs tests $(if $(filter 1,$(KASAN)),kernel-kasan)
+	@SANITIZE=$(SANITIZE) KASAN=$(KASAN) tests/run
 
 check-host: tools tests
-	@tests/run --host-only
+	@SANITIZE=$(SANITIZE) tests/run --host-only
 
-check-guest: all rootfs tests
-	@tests/run --guest-only
+check-guest: all rootfs tests $(if $(filter 1,$(KASAN)),kernel-kasan)
+	@KASAN=$(KASAN) tests/run --guest-only
 
 shell: all rootfs
 	@image/qemu-run --shell
@@ -68,6 +84,11 @@ lint: tree
 # bpftool's man pages, rendered into out/man
 man: tree
 	@$(MAKE) -s -C docs/man
+
+# Fuzz bpftool's light skeleton header parser (tests/fuzz) for FUZZ_SECONDS
+# on one core, from the headers in out/tests ('make tests' first).
+fuzz: tree
+	@$(MAKE) -s -C tests/fuzz run FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 # Write the build tree's commits back into the three series.
 export-patches:
