@@ -70,7 +70,7 @@ shell: all rootfs
 # Benchmarks (not tests): load latencies signed vs unsigned, verification
 # cost by metadata size, skeleton generation, prog show with 1000 programs;
 # table in out/bench.md.
-bench: all rootfs tests
+bench: all rootfs tests kernel-pristine
 	@tests/bench/run
 
 # Series hygiene: checkpatch --strict (scripts/checkpatch-allowlist says

@@ -7,6 +7,9 @@
  *   bench_load raw META SIG KEYRING_ID N N loads of the metadata test program
  *                                        with META in an exclusive frozen map,
  *                                        signed with SIG ("-": unsigned)
+ *   bench_load big NINSNS N NAME         N loads of an unsigned straight-line
+ *                                        program of NINSNS instructions (the
+ *                                        cost of hashing every program)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -126,6 +129,40 @@ static int bench_raw(const char *meta_path, const char *sig_path, int keyring, i
 	return 0;
 }
 
+/* r0 = 0; r0 += 1 (ninsns - 2 times); exit */
+static int bench_big(int ninsns, int n, double *t)
+{
+	struct bpf_insn *insns = calloc(ninsns, sizeof(*insns));
+	union bpf_attr attr;
+	int i, fd;
+
+	if (!insns || ninsns < 2)
+		return 2;
+	insns[0].code = BPF_ALU64 | BPF_MOV | BPF_K;
+	for (i = 1; i < ninsns - 1; i++) {
+		insns[i].code = BPF_ALU64 | BPF_ADD | BPF_K;
+		insns[i].imm = 1;
+	}
+	insns[ninsns - 1].code = BPF_JMP | BPF_EXIT;
+	for (i = 0; i < n; i++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+		attr.insns = (unsigned long)insns;
+		attr.insn_cnt = ninsns;
+		attr.license = (unsigned long)"GPL";
+		t[i] = now_us();
+		fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+		t[i] = now_us() - t[i];
+		if (fd < 0) {
+			fprintf(stderr, "load: %s\n", strerror(-fd));
+			return 1;
+		}
+		close(fd);
+	}
+	free(insns);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static double t[100000];
@@ -160,6 +197,13 @@ int main(int argc, char **argv)
 			report(strcmp(argv[3], "-") ? "raw-signed" : "raw-unsigned", t, n);
 		return err;
 	}
-	fprintf(stderr, "usage: bench_load lskel N KEYRING | raw META SIG KEYRING N\n");
+	if (argc == 5 && !strcmp(argv[1], "big")) {
+		n = atoi(argv[3]);
+		err = bench_big(atoi(argv[2]), n, t);
+		if (!err)
+			report(argv[4], t, n);
+		return err;
+	}
+	fprintf(stderr, "usage: bench_load lskel N KEYRING | raw META SIG KEYRING N | big NINSNS N NAME\n");
 	return 2;
 }
