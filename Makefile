@@ -85,9 +85,9 @@ lint: tree
 man: tree
 	@$(MAKE) -s -C docs/man
 
-# Fuzz bpftool's light skeleton header parser (tests/fuzz) for FUZZ_SECONDS
-# on one core, from the headers in out/tests ('make tests' first).
-fuzz: tree
+# Fuzz bpftool's light skeleton header parser and prog verify's signature
+# check (tests/fuzz), FUZZ_SECONDS each on one core, from the test headers.
+fuzz: tests
 	@$(MAKE) -s -C tests/fuzz run FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 # Write the build tree's commits back into the three series.
