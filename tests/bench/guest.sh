@@ -28,9 +28,6 @@ for kib in 1 16 256 1024; do
 	"$T/bench_load" raw meta.bin sig.der session "$n" | sed "s/^raw-signed/raw-signed-${kib}KiB/" | r
 done
 
-# a large program (see tests/bench/run for the same on the pristine kernel)
-"$T/bench_load" big "${BIG_INSNS:-100000}" "${BIG_LOADS:-20}" prog-load-big-patched | r
-
 # bpftool prog show with 1000 programs loaded: patched vs unpatched bpftool
 mkdir -p /sys/fs/bpf/bench
 for i in $(seq 1000); do "$T/sig_load" load --pin "/sys/fs/bpf/bench/p$i" >/dev/null; done
