@@ -28,6 +28,30 @@ expect_status() {
 	fi
 }
 
+# run_tool TOOL ARGS...: run the C test tool out/tests/TOOL, which prints
+# its own PASS/FAIL lines. Any other ending than exit status 0 is a failure
+# naming the tool: a crash, a missing tool, a usage or setup error, or a
+# failed check (also reported by the tool itself), so silence never passes.
+run_tool() {
+	local rc=0
+	"$T/$1" "${@:2}" || rc=$?
+	if [ "$rc" != 0 ]; then
+		fail "$1 ${*:2}: exited with status $rc"
+	fi
+}
+
+# flip_byte FILE OFFSET: XOR the byte at OFFSET with 0xff, in place, and
+# fail loudly if the file did not change (so a tamper can never be a no-op)
+flip_byte() {
+	local f=$1 off=$2 old new
+	old=$(xxd -s "$off" -l 1 -p "$f")
+	[ -n "$old" ] || { echo "flip_byte: $f has no byte at $off" >&2; return 1; }
+	new=$(printf '%02x' $((0x$old ^ 0xff)))
+	printf '%s' "$new" | xxd -r -p | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
+	[ "$(xxd -s "$off" -l 1 -p "$f")" = "$new" ] ||
+		{ echo "flip_byte: $f byte $off did not change" >&2; return 1; }
+}
+
 # make_key NAME GENPKEY_OPTIONS...: $WORK/NAME.key, a self-signed
 # certificate with a subjectKeyIdentifier as $WORK/NAME.crt (PEM) and .der
 make_key() {

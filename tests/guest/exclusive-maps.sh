@@ -4,13 +4,17 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-"$T/excl_maps" libbpf || true
-"$T/excl_maps" attrs || true
-"$T/excl_maps" tags || true
+run_tool excl_maps libbpf
+run_tool excl_maps attrs
+run_tool excl_maps tags
 
 # The digest, recomputed here with openssl over the instructions the test
 # program loads (map fd immediates zeroed, as the kernel does).
 "$T/excl_maps" dump "$WORK/insns.bin"
 expect_eq "digest: test program is 4 instructions" 32 "$(stat -c %s "$WORK/insns.bin")"
 digest=$(openssl dgst -sha256 -r "$WORK/insns.bin" | cut -d' ' -f1)
-"$T/excl_maps" digest "$digest" || true
+run_tool excl_maps digest "$digest"
+
+# Every other path to an exclusive map's values (iterators, bpf_sys_bpf(),
+# for_each callbacks, user-space writes and mappings)
+run_tool excl_paths

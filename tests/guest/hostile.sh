@@ -5,4 +5,4 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-"$T/hostile" "${HOSTILE_SEED:-0x5eed}" "${HOSTILE_ITERATIONS:-20000}" || true
+run_tool hostile "${HOSTILE_SEED:-0x5eed}" "${HOSTILE_ITERATIONS:-20000}"

@@ -4,7 +4,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-"$T/map_hash" errors || true
+run_tool map_hash errors
 
 # expected_area VSIZE ENTRIES: element i is bytes (i*VSIZE + j) & 0xff,
 # padded with zeros to a multiple of 8 (the kernel's element size).

@@ -7,8 +7,8 @@ set -euo pipefail
 keyctl new_session >/dev/null
 keyctl padd asymmetric "" @s <"$T/keys/signer.der" >/dev/null
 
-"$T/lskel_run" fentry session || true
-"$T/lskel_run" core session || true
+run_tool lskel_run fentry session
+run_tool lskel_run core session
 expect_eq "lskel: unsigned skeleton still loads" ok "$("$T/lskel_run_unsigned" load-only 0 || true)"
 expect_eq "lskel: one metadata byte flipped after signing is refused" \
 	"Key was rejected by service" "$("$T/lskel_run_tampered_data" load-only session || true)"
@@ -18,7 +18,7 @@ expect_eq "lskel: test key is not in the builtin keyring" \
 	"Required key not available" "$("$T/lskel_run" load-only 0 || true)"
 
 # Signed with the kernel build's key: trusted through the builtin keyring.
-"$T/lskel_run_builtin" fentry 0 || true
+run_tool lskel_run_builtin fentry 0
 expect_eq "lskel: kernel-key skeleton against the session keyring is refused" \
 	"Required key not available" "$("$T/lskel_run_builtin" load-only session || true)"
 

@@ -144,9 +144,9 @@ check_signed() {
 	# signer by subject key identifier
 	openssl cms -cmsout -print -inform DER -in "$d/opts_sig.bin" >"$d/cms.txt" 2>&1 || true
 	if grep -q 'eContent: <ABSENT>' "$d/cms.txt" &&
-		grep -A1 'certificates:' "$d/cms.txt" | grep -q '<ABSENT>' &&
-		grep -A1 'signedAttrs:' "$d/cms.txt" | grep -q '<ABSENT>' &&
-		grep -A1 'digestAlgorithm:' "$d/cms.txt" | grep -q 'algorithm: sha256' &&
+		grep -A1 'certificates:' "$d/cms.txt" | grep '<ABSENT>' >/dev/null &&
+		grep -A1 'signedAttrs:' "$d/cms.txt" | grep '<ABSENT>' >/dev/null &&
+		grep -A1 'digestAlgorithm:' "$d/cms.txt" | grep 'algorithm: sha256' >/dev/null &&
 		grep -q 'd.subjectKeyIdentifier:' "$d/cms.txt"; then
 		pass "$n: detached, SHA-256, no attributes nor certificates, signer by key id"
 	else
@@ -197,7 +197,7 @@ if skel -S -k "$WORK/rsa2048.key" -i "$WORK/noski.crt" >"$WORK/noski/skel.h" 2>/
 	cat "$WORK/noski/opts_insn.bin" "$WORK/noski/opts_data.bin" >"$WORK/noski/signed" &&
 	cms_verify "$WORK/noski/opts_sig.bin" "$WORK/noski/signed" "$WORK/noski.crt" &&
 	openssl cms -cmsout -print -inform DER -in "$WORK/noski/opts_sig.bin" |
-	grep -q 'd.issuerAndSerialNumber:'; then
+	grep 'd.issuerAndSerialNumber:' >/dev/null; then
 	pass "cert without subjectKeyIdentifier: signer by issuer and serial, verifies"
 else
 	fail "cert without subjectKeyIdentifier: signer by issuer and serial, verifies"

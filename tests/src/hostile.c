@@ -90,7 +90,7 @@ static void prog_load(long iter, int *maps, int n_maps)
 	static const __u32 cnts[] = { 0, 1, 2, 64, 65, UINT32_MAX };
 	static const int ok[] = { 0, -EINVAL, -EFAULT, -E2BIG, -EBADF, -EPERM, -EACCES,
 				  -EBADMSG, -ENOKEY, -EKEYREJECTED, -ENOPKG, -ENOMEM };
-	int fd_array[70], i;
+	int fd_array[70], i, ret;
 	union bpf_attr attr;
 
 	for (i = 0; i < 70; i++)
@@ -112,7 +112,14 @@ static void prog_load(long iter, int *maps, int n_maps)
 	attr.keyring_id = next() % 4 ? PICK(keyrings) : (__s32)next();
 	attr.fd_array = pick_ptr(fd_array);
 	attr.fd_array_cnt = next() % 2 ? PICK(cnts) : next() % 70;
-	check("BPF_PROG_LOAD", iter, sys_bpf(BPF_PROG_LOAD, &attr), ok, sizeof(ok) / sizeof(ok[0]));
+	ret = sys_bpf(BPF_PROG_LOAD, &attr);
+	/* random bytes are never a valid signature: success is a failure */
+	if (attr.signature && ret >= 0) {
+		failures++;
+		printf("FAIL: hostile: BPF_PROG_LOAD at iteration %ld: a random signature was accepted\n",
+		       iter);
+	}
+	check("BPF_PROG_LOAD", iter, ret, ok, sizeof(ok) / sizeof(ok[0]));
 }
 
 static void map_create(long iter)

@@ -17,13 +17,14 @@
  *   --excl HEX        make the metadata map exclusive to this digest
  *   --no-freeze       do not freeze the metadata map
  *   --map-type hash   create a HASH map instead of an ARRAY
+ *   --ifindex N       create the metadata map offloaded to netdev N
  *   --fd-array-cnt N  override fd_array_cnt (0 keeps the map in fd_array,
  *                     referenced by the program but not counted)
  *   --extra-fd FD     fd_array[1] (default -1), for fd_array_cnt 2
  *   --sig FILE        signature; --sig-size N overrides its size;
  *   --sig-ptr bad     pass an unmapped signature pointer
  *   --keyring ID      keyring_id (default 0)
- *   --log             print the verifier log on failure
+ *   --log             print the verifier log and log_true_size on failure
  *   --pin PATH        pin the loaded program at PATH
  *   --fdinfo          after a successful load, print the fdinfo of the
  *                     program (and of the metadata map, after a "--" line)
@@ -109,7 +110,8 @@ static void print_fdinfo(int fd)
 	fclose(f);
 }
 
-static int create_meta(const char *path, const char *excl_hex, int map_type, int freeze)
+static int create_meta(const char *path, const char *excl_hex, int map_type, int freeze,
+		       int ifindex)
 {
 	static unsigned char excl[32];
 	union bpf_attr attr;
@@ -122,6 +124,7 @@ static int create_meta(const char *path, const char *excl_hex, int map_type, int
 	attr.key_size = 4;
 	attr.value_size = len;
 	attr.max_entries = 1;
+	attr.map_ifindex = ifindex;
 	if (excl_hex) {
 		if (parse_hex(excl_hex, excl, sizeof(excl))) {
 			fprintf(stderr, "--excl needs 64 hex digits\n");
@@ -158,7 +161,7 @@ int main(int argc, char **argv)
 	long long sig_size = -1, fd_array_cnt = -1;
 	int map_type = BPF_MAP_TYPE_ARRAY, freeze = 1, log = 0, fdinfo = 0;
 	static char log_buf[65536];
-	int keyring = 0, fd_array[2] = { -1, -1 }, i, fd;
+	int keyring = 0, fd_array[2] = { -1, -1 }, ifindex = 0, i, fd;
 	union bpf_attr attr;
 	void *sig = NULL;
 	size_t sig_len = 0;
@@ -233,6 +236,8 @@ int main(int argc, char **argv)
 			excl = val;
 		else if (!strcmp(opt, "--map-type") && !strcmp(val, "hash"))
 			map_type = BPF_MAP_TYPE_HASH;
+		else if (!strcmp(opt, "--ifindex"))
+			ifindex = strtol(val, NULL, 0);
 		else if (!strcmp(opt, "--fd-array-cnt"))
 			fd_array_cnt = strtoll(val, NULL, 0);
 		else if (!strcmp(opt, "--pin"))
@@ -255,7 +260,7 @@ int main(int argc, char **argv)
 	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
 	attr.license = (unsigned long)"GPL";
 	if (meta) {
-		fd_array[0] = create_meta(meta, excl, map_type, freeze);
+		fd_array[0] = create_meta(meta, excl, map_type, freeze, ifindex);
 		attr.insns = (unsigned long)metadata_prog(&attr.insn_cnt);
 		attr.fd_array = (unsigned long)fd_array;
 		attr.fd_array_cnt = 1;
@@ -308,7 +313,7 @@ int main(int argc, char **argv)
 	}
 	printf("%s\n", errno_name(-fd));
 	if (log)
-		fprintf(stderr, "%s", log_buf);
+		fprintf(stderr, "%slog_true_size %u\n", log_buf, attr.log_true_size);
 	return 1;
 usage:
 	fprintf(stderr, "usage: sig_load dump FILE | sig_load load [options] (see source)\n");
