@@ -36,7 +36,7 @@ run_tool() {
 	local rc=0
 	"$T/$1" "${@:2}" || rc=$?
 	if [ "$rc" != 0 ]; then
-		fail "$1 ${*:2}: exited with status $rc"
+		fail "$*: exited with status $rc"
 	fi
 }
 

@@ -23,7 +23,7 @@ expect_eq "policy: an unsigned light skeleton is refused" "Operation not permitt
 	"$("$T/lskel_run_unsigned" load-only 0 || true)"
 expect_status "policy: bpftool prog load of an unsigned object is refused" 255 \
 	"$BPFTOOL" prog load "$T/fentry_count.bpf.o" /sys/fs/bpf/unsigned
-"$T/lskel_run" fentry session | sed 's/^\(PASS\|FAIL\): /\1: policy: /' || true
+CHECK_PREFIX="policy: " run_tool lskel_run fentry session
 
 # A directly signed program passes too.
 "$T/sig_load" dump-nomap nomap.bin

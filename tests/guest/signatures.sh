@@ -38,11 +38,17 @@ userkey=$(keyctl add user notakeyring secret @s)
 "$T/sig_load" dump insns.bin
 printf 'loader metadata: maps, programs, relocations... %s\n' {1..40} >meta.bin
 excl=$(sha256 insns.bin)
-cat insns.bin meta.bin >signed.bin
+# The kernel signs each map's value area, every value padded with zeros to
+# 8 bytes (elem_size): the bytes the map's hash covers. meta.bin's odd
+# size makes the padding matter.
+pad8() { cat "$1"; head -c $(((8 - $(stat -c %s "$1") % 8) % 8)) /dev/zero; }
+{ cat insns.bin; pad8 meta.bin; } >signed.bin
+cat insns.bin meta.bin >unpadded.bin
 sign signed.bin signer.pem signer.key sig.der
 sign signed.bin ecsigner.pem ecsigner.key ecsig.der
 sign signed.bin stranger.pem stranger.key stranger.der
 sign insns.bin signer.pem signer.key insns-only.der
+sign unpadded.bin signer.pem signer.key unpadded.der
 
 # Good signatures
 expect_eq "signed loader + metadata, keyring by serial: loads" ok \
@@ -57,6 +63,14 @@ expect_eq "fd_array_cnt 0: signature over instructions only loads" ok \
 	"$(load --sig nomap.der --keyring "$ring")"
 expect_eq "unsigned program still loads" ok "$(load --meta meta.bin --excl "$excl")"
 expect_eq "unsigned program with plain metadata map loads" ok "$(load --meta meta.bin)"
+
+expect_eq "metadata size is not a multiple of 8" 1 $(($(stat -c %s meta.bin) % 8 != 0))
+expect_eq "signed over the value without its padding to 8 bytes: EKEYREJECTED" EKEYREJECTED \
+	"$(load --meta meta.bin --excl "$excl" --sig unpadded.der --keyring "$ring")"
+expect_eq "metadata map's hash = SHA-256 of its part of the signed data" \
+	"$(pad8 meta.bin | openssl dgst -sha256 -r | cut -d' ' -f1)" \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --keyring "$ring" --fdinfo |
+		sed -n 's/^map_hash:\t//p')"
 
 # Tampering
 cp meta.bin meta-flip.bin

@@ -18,7 +18,7 @@ expect_eq "lskel: test key is not in the builtin keyring" \
 	"Required key not available" "$("$T/lskel_run" load-only 0 || true)"
 
 # Signed with the kernel build's key: trusted through the builtin keyring.
-run_tool lskel_run_builtin fentry 0
+CHECK_PREFIX="kernel build key: " run_tool lskel_run_builtin fentry 0
 expect_eq "lskel: kernel-key skeleton against the session keyring is refused" \
 	"Required key not available" "$("$T/lskel_run_builtin" load-only session || true)"
 

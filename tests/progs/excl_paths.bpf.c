@@ -10,8 +10,8 @@ char _license[] SEC("license") = "GPL";
 
 #define EVIL 0x41414141
 
-/* Made exclusive to iter_array by the test, so that iter_sk_storage is not
- * its owner.
+/* Made exclusive to iter_sockmap by the test, so that iter_sk_storage is
+ * not its owner.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_SK_STORAGE);

@@ -233,7 +233,11 @@ int main(int argc, char **argv)
 		CHECK("open skeleton", 0, "errno %d", errno);
 		return 1;
 	}
-	bpf_map__set_exclusive_program(skel->maps.sk_map, skel->progs.iter_array);
+	/* Not iter_array: iter_sk_storage has the very same instructions
+	 * (ctx->value at the same offset), so the same digest, and would be
+	 * the owner too.
+	 */
+	bpf_map__set_exclusive_program(skel->maps.sk_map, skel->progs.iter_sockmap);
 	err = excl_paths__load(skel);
 	CHECK("iterators and syscall program load", err == 0, "err %d", err);
 	if (!err) {

@@ -91,6 +91,23 @@ static void test_errors(void)
 	munmap(page, 4096);
 	err = get_hash(arr, (unsigned long)page, 32, sizeof(struct bpf_map_info));
 	CHECK("map hash: unmapped hash buffer is EFAULT", err == -EFAULT, "got %d", err);
+	/* The explicit padding after hash_size must be zero */
+	{
+		struct bpf_map_info info;
+		union bpf_attr attr;
+		size_t pad = offsetof(struct bpf_map_info, hash_size) + sizeof(info.hash_size);
+
+		memset(&info, 0, sizeof(info));
+		memset((char *)&info + pad, 0x5a, sizeof(info) - pad);
+		memset(&attr, 0, sizeof(attr));
+		attr.info.bpf_fd = arr;
+		attr.info.info = (unsigned long)&info;
+		attr.info.info_len = sizeof(info);
+		err = sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+		CHECK("map hash: non-zero padding after hash_size is EINVAL",
+		      sizeof(info) > pad && err == -EINVAL, "got %d (padding %zu bytes)", err,
+		      sizeof(info) - pad);
+	}
 	/* An old caller's shorter struct never reaches the hash fields */
 	err = get_hash(arr, h, 32, offsetof(struct bpf_map_info, hash));
 	CHECK("map hash: old struct size ignores the hash fields", err == 0, "got %d", err);

@@ -27,7 +27,8 @@
  *   --log             print the verifier log and log_true_size on failure
  *   --pin PATH        pin the loaded program at PATH
  *   --fdinfo          after a successful load, print the fdinfo of the
- *                     program (and of the metadata map, after a "--" line)
+ *                     program (and of the metadata map, after a "--" line,
+ *                     followed by "map_hash:\t<hex>", the map's hash)
  *
  * Exit status: 0 loaded, 1 refused (errno printed), 2 usage or setup error.
  */
@@ -108,6 +109,29 @@ static void print_fdinfo(int fd)
 	while (fgets(line, sizeof(line), f))
 		fputs(line, stdout);
 	fclose(f);
+}
+
+/* "map_hash:\t<hex>": BPF_OBJ_GET_INFO_BY_FD's hash of a frozen array */
+static void print_map_hash(int fd)
+{
+	unsigned char hash[32];
+	struct bpf_map_info info;
+	union bpf_attr attr;
+	size_t i;
+
+	memset(&info, 0, sizeof(info));
+	info.hash = (unsigned long)hash;
+	info.hash_size = sizeof(hash);
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info = (unsigned long)&info;
+	attr.info.info_len = sizeof(info);
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)))
+		return;
+	printf("map_hash:\t");
+	for (i = 0; i < sizeof(hash); i++)
+		printf("%02x", hash[i]);
+	printf("\n");
 }
 
 static int create_meta(const char *path, const char *excl_hex, int map_type, int freeze,
@@ -307,6 +331,7 @@ int main(int argc, char **argv)
 			if (meta) {
 				printf("--\n");
 				print_fdinfo(fd_array[0]);
+				print_map_hash(fd_array[0]);
 			}
 		}
 		return 0;

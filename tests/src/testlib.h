@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -14,12 +15,23 @@
 
 static int test_failures __attribute__((unused));
 
+/* $CHECK_PREFIX, if set, goes before every name: the same checks run
+ * twice (other key, other skeleton) keep distinct names.
+ */
+static inline const char *check_prefix(void)
+{
+	const char *p = getenv("CHECK_PREFIX");
+
+	return p ? p : "";
+}
+
 #define CHECK(name, cond, fmt, ...)					\
 	do {								\
 		if (cond) {						\
-			printf("PASS: %s\n", name);			\
+			printf("PASS: %s%s\n", check_prefix(), name);	\
 		} else {						\
-			printf("FAIL: %s: " fmt "\n", name, ##__VA_ARGS__); \
+			printf("FAIL: %s%s: " fmt "\n", check_prefix(), name, \
+			       ##__VA_ARGS__);				\
 			test_failures++;				\
 		}							\
 		fflush(stdout);						\
