@@ -12,7 +12,7 @@ SHELL := /bin/bash
 
 .PHONY: all deps tree kernel kernel-kasan kernel-pristine tools rootfs tests \
 	demo check check-host check-guest shell export-patches check-series \
-	lint man bench fuzz clean
+	lint man bench fuzz selftests clean
 
 # make check SANITIZE=1: host tests against bpftool built with ASan and UBSan
 SANITIZE ?= 0
@@ -72,6 +72,11 @@ shell: all rootfs
 # table in out/bench.md.
 bench: all rootfs tests kernel-pristine
 	@tests/bench/run
+
+# The tree's own BPF selftests that run in the guest (test_tag); slow under
+# TCG, so not part of make check.
+selftests: all rootfs tests
+	@tests/selftests/run
 
 # Series hygiene: checkpatch --strict (scripts/checkpatch-allowlist says
 # what is accepted and why), bpftool's synctypes check, man pages without
