@@ -122,13 +122,13 @@ static void *writer(void *arg)
 
 static void race_freeze(int rounds)
 {
-	int r, wrong = 0, loaded = 0;
+	int r, wrong = 0, loaded = 0, busy = 0, unfrozen = 0;
 
 	for (r = 0; r < rounds; r++) {
 		union bpf_attr attr;
 		pthread_t t;
 		char frozen;
-		int which = r & 1, fd;
+		int which = r & 1, fd, err;
 
 		writer_fd = create_meta();
 		update(writer_fd, 'A');
@@ -137,7 +137,11 @@ static void race_freeze(int rounds)
 		usleep(50 + r % 200);
 		memset(&attr, 0, sizeof(attr));
 		attr.map_fd = writer_fd;
-		sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
+		/* an update in flight makes freeze -EBUSY: try again */
+		while ((err = sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr))) == -EBUSY)
+			busy++;
+		if (err)
+			unfrozen++;
 		fd = load(writer_fd, which);
 		stop = 1;
 		pthread_join(t, NULL);
@@ -154,6 +158,9 @@ static void race_freeze(int rounds)
 	CHECK("races: freeze racing with updates never yields a wrong verdict", wrong == 0,
 	      "%d wrong of %d", wrong, rounds);
 	CHECK("races: some racing loads succeeded", loaded > 0, "none of %d", rounds);
+	CHECK("races: every metadata map got frozen", unfrozen == 0,
+	      "%d of %d freezes failed (other than -EBUSY, retried %d times)", unfrozen,
+	      rounds, busy);
 }
 
 static int parallel_rounds, parallel_failures;
