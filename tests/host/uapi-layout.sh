@@ -4,9 +4,20 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
+# upstream-contract: BPF_MAP_CREATE @76..92, BPF_PROG_LOAD @144..168,
+# struct bpf_map_info hash @88, hash_size @96, explicit pad, sizeof 104
 expected="union bpf_attr.map_token_fd 76 4
 union bpf_attr.excl_prog_hash 80 8
-union bpf_attr.excl_prog_hash_size 88 4"
+union bpf_attr.excl_prog_hash_size 88 4
+union bpf_attr.prog_token_fd 144 4
+union bpf_attr.fd_array_cnt 148 4
+union bpf_attr.signature 152 8
+union bpf_attr.signature_size 160 4
+union bpf_attr.keyring_id 164 4
+struct bpf_map_info.map_extra 80 8
+struct bpf_map_info.hash 88 8
+struct bpf_map_info.hash_size 96 4
+sizeof(struct bpf_map_info) 104"
 for copy in kernel tools; do
 	expect_eq "uapi offsets ($copy copy)" "$expected" "$("$T/uapi_layout_$copy")"
 done
