@@ -10,7 +10,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .DEFAULT_GOAL := all
 
-.PHONY: all deps tree kernel kernel-kasan kernel-pristine tools rootfs tests \
+.PHONY: all deps tree kernel kernel-kasan kernel-distro kernel-pristine tools rootfs tests \
 	demo check check-host check-guest shell export-patches check-series \
 	lint man bench fuzz selftests clean
 
@@ -18,6 +18,11 @@ SHELL := /bin/bash
 SANITIZE ?= 0
 # make check KASAN=1: guest tests on a kernel with KASAN and kmemleak
 KASAN ?= 0
+# make check DISTRO=1: guest tests on a kernel with Debian's BPF, keys,
+# crypto, LSM and integrity options (make selftests DISTRO=1 too)
+DISTRO ?= 0
+# the kernel variant the guest tests need besides out/bzImage
+variant := $(if $(filter 1,$(KASAN)),kernel-kasan) $(if $(filter 1,$(DISTRO)),kernel-distro)
 # make fuzz FUZZ_SECONDS=N
 FUZZ_SECONDS ?= 60
 
@@ -35,9 +40,14 @@ kernel: tree
 	@scripts/build-kernel
 
 # Variants, each in its own worktree: KASAN and kmemleak (out/bzImage-kasan),
-# and Debian's kernel without the series, for make bench (out/bzImage-pristine)
+# Debian's own BPF, keys, crypto, LSM and integrity options
+# (out/bzImage-distro), and Debian's kernel without the series, for make
+# bench (out/bzImage-pristine)
 kernel-kasan: kernel
 	@scripts/build-kernel kasan
+
+kernel-distro: kernel
+	@scripts/build-kernel distro
 
 kernel-pristine: tree
 	@scripts/build-kernel pristine
@@ -55,14 +65,14 @@ tests: tools
 demo: all rootfs tests
 	@image/qemu-run --timeout 300 -- tests/demo.sh 2>&1 | tee out/demo.log
 
-check: all rootfs tests $(if $(filter 1,$(KASAN)),kernel-kasan)
-	@SANITIZE=$(SANITIZE) KASAN=$(KASAN) tests/run
+check: all rootfs tests $(variant)
+	@SANITIZE=$(SANITIZE) KASAN=$(KASAN) DISTRO=$(DISTRO) tests/run
 
 check-host: tools tests
 	@SANITIZE=$(SANITIZE) tests/run --host-only
 
-check-guest: all rootfs tests $(if $(filter 1,$(KASAN)),kernel-kasan)
-	@KASAN=$(KASAN) tests/run --guest-only
+check-guest: all rootfs tests $(variant)
+	@KASAN=$(KASAN) DISTRO=$(DISTRO) tests/run --guest-only
 
 shell: all rootfs
 	@image/qemu-run --shell
@@ -75,8 +85,8 @@ bench: all rootfs tests kernel-pristine
 
 # The tree's own BPF selftests that run in the guest (test_tag); slow under
 # TCG, so not part of make check.
-selftests: all rootfs tests
-	@tests/selftests/run
+selftests: all rootfs tests $(variant)
+	@KASAN=$(KASAN) DISTRO=$(DISTRO) tests/selftests/run
 
 # Series hygiene: checkpatch --strict (scripts/checkpatch-allowlist says
 # what is accepted and why), bpftool's synctypes check, man pages without

@@ -53,11 +53,13 @@ expect_eq "lskel prog: loader keyring serial is the session keyring" "$serial" \
 	"$(jq -r .loader.signature.keyring_serial lskel.json)"
 expect_eq "lskel prog: loader signer = the certificate's SKID" "$skid" \
 	"$(jq -r .loader.signature.signer lskel.json)"
+expect_eq "lskel prog: loader's signature covers its metadata map" 1 \
+	"$(jq -r .loader.signature.covers_maps lskel.json)"
 expect_eq "lskel prog: loader digest = what prog verify prints offline for the header" \
 	"$("$BPFTOOL" -j prog verify "$T/fentry_count.lskel.h" -i "$T/keys/signer.pem" | jq -r .loader)" \
 	"$(jq -r .loader.digest lskel.json)"
 expect_eq "lskel prog: plain output names the loader" \
-	"	loader sha256:$loader  signature verified  keyring user $serial  signer $skid" \
+	"	loader sha256:$loader  signature verified  keyring user $serial  signer $skid  covers 1 map" \
 	"$(grep -P '^\tloader ' lskel.txt)"
 
 # A directly signed program, and an unsigned one.
@@ -74,11 +76,14 @@ expect_eq "signed prog: verified" verified "$(jq -r .signature.verdict signed.js
 expect_eq "signed prog: signer = the certificate's SKID" "$skid" \
 	"$(jq -r .signature.signer signed.json)"
 expect_eq "signed prog: no loader" null "$(jq -r .loader signed.json)"
+expect_eq "signed prog: signature over instructions alone covers 0 maps" 0 \
+	"$(jq -r .signature.covers_maps signed.json)"
 "$BPFTOOL" prog show pinned "$dir/signed" | mask >signed.masked
 golden signed.masked prog-show-signed.txt
 "$BPFTOOL" -j prog show pinned "$dir/unsigned" >unsigned.json
 expect_eq "unsigned prog: unsigned" unsigned "$(jq -r .signature.verdict unsigned.json)"
 expect_eq "unsigned prog: no signer" null "$(jq -r .signature.signer unsigned.json)"
+expect_eq "unsigned prog: no covers_maps" null "$(jq -r .signature.covers_maps unsigned.json)"
 "$BPFTOOL" prog show pinned "$dir/unsigned" | mask >unsigned.masked
 golden unsigned.masked prog-show-unsigned.txt
 n=$("$BPFTOOL" -j prog show | jq '[.[] | select(.digest | startswith("sha256:"))] | length')

@@ -40,8 +40,16 @@ expect_eq "lskel prog: JSON facts" \
 	"verified|unsigned|sha256:$loader|verified|user|$skid" \
 	"$(jq -r '[.verdict, .signature, .loader.digest, .loader.signature, .loader.keyring, .loader.signer_key_id] | join("|")' lskel.json 2>&1)"
 digest=$(jq -r .digest lskel.json)
-expect_eq "lskel prog: digest = bpftool prog show's" \
-	"$(bt -j prog show pinned "$P" | jq -r .digest)" "$digest"
+# The kernel's own words, read by the test and not by bpftool
+"$T/sig_load" fdinfo "$P" >lskel.fdinfo
+raw() { sed -n "s/^$1:\t//p" "$2"; }
+expect_eq "lskel prog: digest = fdinfo prog_digest" "sha256:$(raw prog_digest lskel.fdinfo)" "$digest"
+expect_eq "lskel prog: fdinfo loader digest = openssl's SHA-256 of the header's loader" \
+	"$loader" "$(raw prog_loader_digest lskel.fdinfo)"
+expect_eq "lskel prog: fdinfo loader signer = the certificate's SKID" \
+	"$skid" "$(raw prog_loader_sig_signer lskel.fdinfo)"
+expect_eq "lskel prog: fdinfo loader signature covers 1 map" 1 "$(raw prog_loader_sig_maps lskel.fdinfo)"
+expect_eq "lskel prog: JSON covers_maps = fdinfo's" 1 "$(jq -r .loader.covers_maps lskel.json)"
 bt prog verify pinned "$P" -i "$T/keys/signer.pem" >lskel.txt || true
 row() { printf '%-22s %s\n' "$1" "$2"; }
 expect_eq "lskel prog: plain output" \
@@ -51,6 +59,8 @@ expect_eq "lskel prog: plain output" \
 	"$(head -n 6 lskel.txt)"
 expect_eq "lskel prog: plain loader signer" "$(row 'loader signer key id:' "$skid")" \
 	"$(grep '^loader signer key id:' lskel.txt)"
+expect_eq "lskel prog: plain loader covers maps" "$(row 'loader covers maps:' 1)" \
+	"$(grep '^loader covers maps:' lskel.txt)"
 id=$(bt -j prog show pinned "$P" | jq -r .id)
 expect_status "lskel prog: verifies by id" 0 bt prog verify id "$id" -i "$T/keys/signer.pem"
 expect_err "lskel prog: other certificate" 1 \
@@ -74,9 +84,9 @@ expect_status "signed prog: sha256: prefix, upper case" 0 \
 	bt prog verify pinned "$dir/signed" digest "sha256:$(tr a-f A-F <<<"$sum")"
 expect_status "signed prog: -i and digest" 0 \
 	bt prog verify pinned "$dir/signed" -i "$T/keys/signer.pem" digest "$sum"
-expect_eq "signed prog: JSON" "verified|sha256:$sum|verified|user|$skid|none" \
+expect_eq "signed prog: JSON" "verified|sha256:$sum|verified|user|$skid|0|none" \
 	"$(bt -j prog verify pinned "$dir/signed" -i "$T/keys/signer.der" |
-		jq -r '[.verdict, .digest, .signature, .keyring, .signer_key_id, (.loader // "none")] | join("|")' 2>&1)"
+		jq -r '[.verdict, .digest, .signature, .keyring, .signer_key_id, .covers_maps, (.loader // "none")] | join("|")' 2>&1)"
 expect_err "signed prog: digest mismatch" 1 "program digest sha256:$sum is not sha256:$loader" \
 	bt prog verify pinned "$dir/signed" digest "$loader"
 expect_err "signed prog: other certificate" 1 \

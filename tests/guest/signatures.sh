@@ -62,6 +62,15 @@ sign nomap.bin signer.pem signer.key nomap.der
 expect_eq "fd_array_cnt 0: signature over instructions only loads" ok \
 	"$(load --sig nomap.der --keyring "$ring")"
 expect_eq "unsigned program still loads" ok "$(load --meta meta.bin --excl "$excl")"
+# fdinfo says what a verdict covers: an instructions-only signature must not
+# read like one over the loader and its metadata
+expect_eq "fdinfo: signature over instructions and one map covers 1 map" "prog_sig_maps:	1" \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --keyring "$ring" --fdinfo |
+		grep '^prog_sig_maps:' || true)"
+expect_eq "fdinfo: signature over instructions only covers 0 maps" "prog_sig_maps:	0" \
+	"$(load --sig nomap.der --keyring "$ring" --fdinfo | grep '^prog_sig_maps:' || true)"
+expect_eq "fdinfo: unsigned program has no maps line" "prog_sig:	unsigned" \
+	"$(load --meta meta.bin --excl "$excl" --fdinfo | grep '^prog_sig' || true)"
 expect_eq "unsigned program with plain metadata map loads" ok "$(load --meta meta.bin)"
 
 expect_eq "metadata size is not a multiple of 8" 1 $(($(stat -c %s meta.bin) % 8 != 0))
@@ -179,10 +188,31 @@ if [ -f "$kkey" ]; then
 		"$(load --meta meta.bin --excl "$excl" --sig builtin.der --keyring 0)"
 	expect_eq "signed with the kernel's build key, keyring 1 (secondary): loads" ok \
 		"$(load --meta meta.bin --excl "$excl" --sig builtin.der --keyring 1)"
-	expect_eq "keyring 2 (no platform keyring in this kernel): ENOKEY" ENOKEY \
+	expect_eq "keyring 2 (platform: none, or empty without UEFI keys): ENOKEY" ENOKEY \
 		"$(load --meta meta.bin --excl "$excl" --sig builtin.der --keyring 2)"
 	expect_eq "test key against the builtin keyring: ENOKEY" ENOKEY \
 		"$(load --meta meta.bin --excl "$excl" --sig sig.der --keyring 0)"
+
+	# The secondary keyring takes a certificate only if a builtin (or
+	# secondary) key signed it: a release key certified by the build key.
+	openssl req -new -newkey rsa:2048 -nodes -keyout release.key -subj /CN=release \
+		-out release.csr 2>/dev/null
+	printf '%s\n' subjectKeyIdentifier=hash authorityKeyIdentifier=keyid \
+		basicConstraints=CA:FALSE keyUsage=digitalSignature >release.ext
+	openssl x509 -req -in release.csr -CA "$kkey" -CAkey "$kkey" -days 2 \
+		-extfile release.ext -out release.pem 2>/dev/null
+	openssl x509 -in release.pem -outform DER -out release.der
+	expect_status "secondary keyring: a certificate signed by the build key is enrolled" 0 \
+		keyctl padd asymmetric "" %:.secondary_trusted_keys <release.der
+	expect_status "secondary keyring: a self-signed certificate is refused" 1 \
+		keyctl padd asymmetric "" %:.secondary_trusted_keys <stranger.der
+	sign signed.bin release.pem release.key release.sig
+	expect_eq "signed with the enrolled key, keyring 1: verified against secondary" \
+		"prog_sig:	verified|prog_sig_keyring:	secondary" \
+		"$(load --meta meta.bin --excl "$excl" --sig release.sig --keyring 1 --fdinfo |
+			grep -E '^prog_sig(_keyring)?:' | paste -sd'|')"
+	expect_eq "signed with the enrolled key, keyring 0 (builtin only): ENOKEY" ENOKEY \
+		"$(load --meta meta.bin --excl "$excl" --sig release.sig --keyring 0)"
 else
 	fail "kernel signing key staged in out/" "$kkey missing"
 fi

@@ -10,6 +10,8 @@
  *                                 array map in fd_array and fd_array_cnt 1;
  *                                 print how many maps the program holds
  *   sig_load load [options]       load it, print "ok" or the errno name
+ *   sig_load fdinfo PATH          print the fdinfo of the object pinned at
+ *                                 PATH, as the kernel writes it
  *
  * load options:
  *   --meta FILE       metadata map: ARRAY, value = FILE, one entry,
@@ -232,6 +234,17 @@ int main(int argc, char **argv)
 		if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)))
 			return 2;
 		printf("%u\n", info.nr_map_ids);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "fdinfo")) {
+		memset(&attr, 0, sizeof(attr));
+		attr.pathname = (unsigned long)argv[2];
+		fd = sys_bpf(BPF_OBJ_GET, &attr, sizeof(attr));
+		if (fd < 0) {
+			fprintf(stderr, "sig_load: %s: %s\n", argv[2], errno_name(-fd));
+			return 2;
+		}
+		print_fdinfo(fd);
 		return 0;
 	}
 	if (argc < 2 || strcmp(argv[1], "load"))
