@@ -186,6 +186,17 @@ expect_err "attach a signature over other bytes" 255 \
 expect_err "attach a signature by another key" 255 \
 	"$WORK/ext-p256.p7s was made by key id $(skid "$WORK/p256.crt"), not by certificate $WORK/rsa.crt (CN=bpftool test rsa)" \
 	bt prog sign "$H" -i "$WORK/rsa.crt" attach "$WORK/ext-p256.p7s" out "$WORK/att/x.h"
+# What the kernel refuses (another eContentType than id-data; CMS then
+# needs signed attributes) prog verify and attach refuse too
+openssl cms -sign -binary -nocerts -nosmimecap -md sha256 -keyid -outform DER \
+	-econtent_type 1.3.6.1.4.1.2312.16.1 -in "$D/payload.bin" -signer "$WORK/rsa.crt" \
+	-inkey "$WORK/rsa.key" -out "$WORK/econtent.p7s"
+expect_err "verify a signature over another content type than id-data" 1 \
+	"$WORK/econtent.p7s signs content of another type than id-data, which the kernel refuses" \
+	bt prog verify "$H" -i "$WORK/rsa.crt" signature "$WORK/econtent.p7s"
+expect_err "attach a signature over another content type than id-data" 255 \
+	"$WORK/econtent.p7s signs content of another type than id-data, which the kernel refuses" \
+	bt prog sign "$H" -i "$WORK/rsa.crt" attach "$WORK/econtent.p7s" out "$WORK/att/x.h"
 cp "$H" "$WORK/att/keep.h"
 expect_status "attach in place a bad signature: refused" 255 \
 	bt prog sign "$WORK/att/keep.h" -i "$WORK/rsa.crt" attach "$WORK/bad.p7s"

@@ -17,6 +17,11 @@
  *   --meta FILE       metadata map: ARRAY, value = FILE, one entry,
  *                     passed as fd_array[0] with fd_array_cnt = 1
  *   --excl HEX        make the metadata map exclusive to this digest
+ *   --entries N       N entries, each holding FILE (default 1)
+ *   --insns FILE      load FILE's instructions as a sleepable
+ *                     BPF_PROG_TYPE_SYSCALL program, as a light
+ *                     skeleton's loader is loaded (with --meta: a loader
+ *                     and its metadata taken from a generated header)
  *   --no-freeze       do not freeze the metadata map
  *   --map-type hash   create a HASH map instead of an ARRAY
  *   --ifindex N       create the metadata map offloaded to netdev N
@@ -137,19 +142,20 @@ static void print_map_hash(int fd)
 }
 
 static int create_meta(const char *path, const char *excl_hex, int map_type, int freeze,
-		       int ifindex)
+		       int ifindex, unsigned int entries)
 {
 	static unsigned char excl[32];
 	union bpf_attr attr;
 	size_t len;
 	void *value = read_file(path, &len);
-	int fd, err, key = 0;
+	unsigned int key;
+	int fd, err = 0;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.map_type = map_type;
 	attr.key_size = 4;
 	attr.value_size = len;
-	attr.max_entries = 1;
+	attr.max_entries = entries;
 	attr.map_ifindex = ifindex;
 	if (excl_hex) {
 		if (parse_hex(excl_hex, excl, sizeof(excl))) {
@@ -164,11 +170,13 @@ static int create_meta(const char *path, const char *excl_hex, int map_type, int
 		fprintf(stderr, "map create: %s\n", errno_name(-fd));
 		exit(2);
 	}
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	attr.key = (unsigned long)&key;
-	attr.value = (unsigned long)value;
-	err = sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr));
+	for (key = 0; key < entries && !err; key++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = fd;
+		attr.key = (unsigned long)&key;
+		attr.value = (unsigned long)value;
+		err = sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr));
+	}
 	if (!err && freeze) {
 		memset(&attr, 0, sizeof(attr));
 		attr.map_fd = fd;
@@ -184,8 +192,10 @@ static int create_meta(const char *path, const char *excl_hex, int map_type, int
 int main(int argc, char **argv)
 {
 	const char *meta = NULL, *excl = NULL, *sig_path = NULL, *sig_ptr = NULL, *pin = NULL;
+	const char *insns_path = NULL;
 	long long sig_size = -1, fd_array_cnt = -1;
 	int map_type = BPF_MAP_TYPE_ARRAY, freeze = 1, log = 0, fdinfo = 0;
+	unsigned int entries = 1;
 	static char log_buf[65536];
 	int keyring = 0, fd_array[2] = { -1, -1 }, ifindex = 0, i, fd;
 	union bpf_attr attr;
@@ -271,6 +281,10 @@ int main(int argc, char **argv)
 			meta = val;
 		else if (!strcmp(opt, "--excl"))
 			excl = val;
+		else if (!strcmp(opt, "--entries"))
+			entries = strtoul(val, NULL, 0);
+		else if (!strcmp(opt, "--insns"))
+			insns_path = val;
 		else if (!strcmp(opt, "--map-type") && !strcmp(val, "hash"))
 			map_type = BPF_MAP_TYPE_HASH;
 		else if (!strcmp(opt, "--ifindex"))
@@ -297,13 +311,21 @@ int main(int argc, char **argv)
 	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
 	attr.license = (unsigned long)"GPL";
 	if (meta) {
-		fd_array[0] = create_meta(meta, excl, map_type, freeze, ifindex);
+		fd_array[0] = create_meta(meta, excl, map_type, freeze, ifindex, entries);
 		attr.insns = (unsigned long)metadata_prog(&attr.insn_cnt);
 		attr.fd_array = (unsigned long)fd_array;
 		attr.fd_array_cnt = 1;
 	} else {
 		attr.insns = (unsigned long)prog_nomap;
 		attr.insn_cnt = sizeof(prog_nomap) / sizeof(prog_nomap[0]);
+	}
+	if (insns_path) {
+		size_t insns_len;
+
+		attr.insns = (unsigned long)read_file(insns_path, &insns_len);
+		attr.insn_cnt = insns_len / sizeof(struct bpf_insn);
+		attr.prog_type = BPF_PROG_TYPE_SYSCALL;
+		attr.prog_flags = BPF_F_SLEEPABLE;
 	}
 	if (fd_array_cnt >= 0)
 		attr.fd_array_cnt = fd_array_cnt;
