@@ -9,6 +9,8 @@ keyctl padd asymmetric "" @s <"$T/keys/signer.der" >/dev/null
 
 run_tool lskel_run fentry session
 run_tool lskel_run core session
+run_tool lskel_run globals session
+CHECK_PREFIX="unsigned: " run_tool lskel_run_unsigned globals 0
 expect_eq "lskel: unsigned skeleton still loads" ok "$("$T/lskel_run_unsigned" load-only 0 || true)"
 expect_eq "lskel: one metadata byte flipped after signing is refused" \
 	"Key was rejected by service" "$("$T/lskel_run_tampered_data" load-only session || true)"

@@ -10,6 +10,8 @@
 char _license[] SEC("license") = "GPL";
 
 int target_pid;
+/* .data: a signed skeleton takes its initial value from the signed data */
+int data_marker = 42;
 int seen_pid;
 int seen_tgid;
 int seen_parent_tgid;

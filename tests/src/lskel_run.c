@@ -4,6 +4,10 @@
  *
  *   lskel_run fentry KEYRING_ID   getpgid() hits counted by fentry/fexit
  *   lskel_run core KEYRING_ID     task_struct fields read through CO-RE
+ *   lskel_run globals KEYRING_ID  .data/.bss values set before __load():
+ *                                 a signed skeleton ignores them (its maps
+ *                                 hold what was signed), an unsigned one
+ *                                 takes them
  *   lskel_run load-only KEYRING_ID
  *                                 just load fentry_count; print "ok" or
  *                                 the errno of the failed load
@@ -100,12 +104,47 @@ out:
 	core_task__destroy(skel);
 }
 
+static void test_globals(int keyring)
+{
+	struct core_task *skel = core_task__open();
+	int err;
+
+	if (!skel) {
+		CHECK("lskel globals: open", 0, "errno %d", errno);
+		return;
+	}
+	CHECK("lskel globals: .data holds its compiled value after open",
+	      skel->data->data_marker == 42, "%d", skel->data->data_marker);
+	skel->data->data_marker = 7;
+	skel->bss->target_pid = 12345;
+	set_keyring(skel, keyring);
+	err = core_task__load(skel);
+	CHECK("lskel globals: loads", err == 0, "err %d", err);
+	if (err)
+		goto out;
+#ifdef UNSIGNED_SKEL
+	CHECK("lskel globals: unsigned skeleton takes the .data value set before load",
+	      skel->data->data_marker == 7, "%d", skel->data->data_marker);
+	CHECK("lskel globals: unsigned skeleton takes the .bss value set before load",
+	      skel->bss->target_pid == 12345, "%d", skel->bss->target_pid);
+#else
+	CHECK("lskel globals: signed skeleton keeps the signed .data value, not one set before load",
+	      skel->data->data_marker == 42, "%d", skel->data->data_marker);
+	CHECK("lskel globals: signed skeleton keeps .bss zeroed, not a value set before load",
+	      skel->bss->target_pid == 0, "%d", skel->bss->target_pid);
+#endif
+out:
+	core_task__destroy(skel);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "fentry"))
 		test_fentry(keyring_arg(argv[2]));
 	else if (argc == 3 && !strcmp(argv[1], "core"))
 		test_core(keyring_arg(argv[2]));
+	else if (argc == 3 && !strcmp(argv[1], "globals"))
+		test_globals(keyring_arg(argv[2]));
 	else if (argc == 3 && !strcmp(argv[1], "load-only")) {
 		struct fentry_count *skel = fentry_count__open();
 		int err;
@@ -135,7 +174,7 @@ int main(int argc, char **argv)
 		fentry_count__destroy(skel);
 		return err ? 1 : 0;
 	} else {
-		fprintf(stderr, "usage: lskel_run fentry|core|load-only KEYRING_ID | pin DIR KEYRING_ID\n");
+		fprintf(stderr, "usage: lskel_run fentry|core|globals|load-only KEYRING_ID | pin DIR KEYRING_ID\n");
 		return 2;
 	}
 	return test_failures ? 1 : 0;

@@ -6,7 +6,9 @@
  *        a writer thread flips the metadata map between value A and value B
  *        while the main thread freezes it and loads the program with the
  *        signature over insns || A (SIG_A) or insns || B (SIG_B): the load
- *        must succeed exactly when the frozen contents are what was signed
+ *        must succeed exactly when the frozen contents are what was signed;
+ *        the writer keeps writing while the kernel reads the map for the
+ *        signature check, and none of its writes after the freeze may land
  *   races parallel SIG_A THREADS ROUNDS
  *        THREADS threads load the signed program concurrently: all succeed
  *
@@ -32,8 +34,9 @@
 static unsigned char excl[32];
 static void *sig[2];
 static size_t sig_len[2];
-static volatile int stop;
+static volatile int stop, frozen_now;
 static int writer_fd;
+static unsigned long late_tries, late_writes;
 
 static void *read_file(const char *path, size_t *len)
 {
@@ -115,8 +118,16 @@ static void *writer(void *arg)
 {
 	unsigned long n = 0;
 
-	while (!stop)
-		update(writer_fd, n++ & 1 ? 'B' : 'A');
+	while (!stop) {
+		int after = frozen_now;
+		int err = update(writer_fd, n++ & 1 ? 'B' : 'A');
+
+		if (after) {
+			late_tries++;
+			if (!err)
+				late_writes++;
+		}
+	}
 	return NULL;
 }
 
@@ -133,6 +144,7 @@ static void race_freeze(int rounds)
 		writer_fd = create_meta();
 		update(writer_fd, 'A');
 		stop = 0;
+		frozen_now = 0;
 		pthread_create(&t, NULL, writer, NULL);
 		usleep(50 + r % 200);
 		memset(&attr, 0, sizeof(attr));
@@ -142,6 +154,8 @@ static void race_freeze(int rounds)
 			busy++;
 		if (err)
 			unfrozen++;
+		else
+			frozen_now = 1;
 		fd = load(writer_fd, which);
 		stop = 1;
 		pthread_join(t, NULL);
@@ -158,6 +172,10 @@ static void race_freeze(int rounds)
 	CHECK("races: freeze racing with updates never yields a wrong verdict", wrong == 0,
 	      "%d wrong of %d", wrong, rounds);
 	CHECK("races: some racing loads succeeded", loaded > 0, "none of %d", rounds);
+	CHECK("races: no write after the freeze landed, while the signed loads read the map",
+	      late_writes == 0, "%lu of %lu late writes succeeded", late_writes, late_tries);
+	CHECK("races: the writer kept writing during the signed loads", late_tries > 0,
+	      "no write attempted after a freeze");
 	CHECK("races: every metadata map got frozen", unfrozen == 0,
 	      "%d of %d freezes failed (other than -EBUSY, retried %d times)", unfrozen,
 	      rounds, busy);
@@ -201,8 +219,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* the exclusive hash: SHA-256 of the program, from the environment */
-	if (!getenv("EXCL") || parse_hex(getenv("EXCL"), excl, sizeof(excl)))
+	if (!getenv("EXCL") || parse_hex(getenv("EXCL"), excl, sizeof(excl))) {
+		fprintf(stderr, "races: EXCL must hold the program's digest, 64 hex digits\n");
 		return 2;
+	}
 	if (!strcmp(argv[1], "freeze")) {
 		race_freeze(atoi(argv[4]));
 	} else {

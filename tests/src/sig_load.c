@@ -18,6 +18,9 @@
  *                     passed as fd_array[0] with fd_array_cnt = 1
  *   --excl HEX        make the metadata map exclusive to this digest
  *   --entries N       N entries, each holding FILE (default 1)
+ *   --nomap           load the program of dump-nomap even with --meta: the
+ *                     map is only bound through fd_array_cnt (a program
+ *                     reading the value directly needs max_entries 1)
  *   --insns FILE      load FILE's instructions as a sleepable
  *                     BPF_PROG_TYPE_SYSCALL program, as a light
  *                     skeleton's loader is loaded (with --meta: a loader
@@ -196,6 +199,7 @@ int main(int argc, char **argv)
 	long long sig_size = -1, fd_array_cnt = -1;
 	int map_type = BPF_MAP_TYPE_ARRAY, freeze = 1, log = 0, fdinfo = 0;
 	unsigned int entries = 1;
+	int nomap = 0;
 	static char log_buf[65536];
 	int keyring = 0, fd_array[2] = { -1, -1 }, ifindex = 0, i, fd;
 	union bpf_attr attr;
@@ -274,6 +278,10 @@ int main(int argc, char **argv)
 			fdinfo = 1;
 			continue;
 		}
+		if (!strcmp(opt, "--nomap")) {
+			nomap = 1;
+			continue;
+		}
 		if (!val)
 			goto usage;
 		i++;
@@ -316,6 +324,10 @@ int main(int argc, char **argv)
 		attr.fd_array = (unsigned long)fd_array;
 		attr.fd_array_cnt = 1;
 	} else {
+		attr.insns = (unsigned long)prog_nomap;
+		attr.insn_cnt = sizeof(prog_nomap) / sizeof(prog_nomap[0]);
+	}
+	if (nomap) {
 		attr.insns = (unsigned long)prog_nomap;
 		attr.insn_cnt = sizeof(prog_nomap) / sizeof(prog_nomap[0]);
 	}
