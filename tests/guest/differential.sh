@@ -53,8 +53,12 @@ cms issuer-serial.sig rsa2048 -noattr -nocerts -md sha256
 cms signed-attrs.sig rsa2048 -nocerts -md sha256 -keyid
 cms with-cert.sig rsa2048 -noattr -md sha256 -keyid
 cms sha1.sig rsa2048 -noattr -nocerts -md sha1 -keyid
-# another eContentType than id-data (CMS then requires signed attributes)
+cms sha224.sig rsa2048 -noattr -nocerts -md sha224 -keyid
+cms sha3.sig rsa2048 -noattr -nocerts -md sha3-256 -keyid
+# another eContentType than id-data (CMS then requires signed attributes):
+# one the kernel's parser does not know, and Authenticode's
 cms econtent.sig rsa2048 -nocerts -md sha256 -keyid -econtent_type 1.3.6.1.4.1.2312.16.1
+cms authenticode.sig rsa2048 -nocerts -md sha256 -keyid -econtent_type 1.3.6.1.4.1.311.2.1.4
 cms stranger.sig stranger
 openssl cms -sign -binary -nosmimecap -noattr -nocerts -md sha256 -keyid -in signed.bin \
 	-signer rsa2048.crt -inkey rsa2048.key -signer stranger.crt -inkey stranger.key \
@@ -103,8 +107,12 @@ case_ "ECDSA P-384, SHA-512" p384-sha512.sig p384 ok
 case_ "signer by issuer and serial" issuer-serial.sig rsa2048 ok
 case_ "signed attributes" signed-attrs.sig rsa2048 ok
 case_ "certificate embedded" with-cert.sig rsa2048 ok
-case_ "SHA-1 digest" sha1.sig rsa2048 ENOPKG
-case_ "eContentType is not id-data" econtent.sig rsa2048 EKEYREJECTED
+# SHA-256/384/512 only, on every kernel config (kernel patch 0008)
+case_ "SHA-1 digest" sha1.sig rsa2048 EKEYREJECTED
+case_ "SHA-224 digest" sha224.sig rsa2048 EKEYREJECTED
+case_ "SHA3-256 digest" sha3.sig rsa2048 EKEYREJECTED
+case_ "eContentType unknown to the kernel" econtent.sig rsa2048 EINVAL
+case_ "eContentType Authenticode, not id-data" authenticode.sig rsa2048 EKEYREJECTED
 case_ "signer not in the keyring" stranger.sig rsa2048 ENOKEY
 case_ "two signers" two-signers.sig rsa2048 EBADMSG
 case_ "over the instructions only" insns-only.sig rsa2048 EKEYREJECTED
