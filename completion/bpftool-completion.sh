@@ -38,7 +38,7 @@ offers() {
 }
 
 cd "$WORK"
-touch key.pem cert.der prog.bpf.o notes.txt
+touch key.pem cert.der prog.bpf.o notes.txt prog.lskel.h sig.der
 offers "completion: --sign from --si" "--sign" bpftool --si
 offers "completion: -S -i -k among the global options" "-S -i -k --sign" bpftool -
 offers "completion: a key file after -k" "key.pem" bpftool -k ke
@@ -47,4 +47,27 @@ offers "completion: commands after the signing options" "gen prog" bpftool -S -k
 offers "completion: gen skeleton after -S" "skeleton" bpftool -S -k key.pem -i cert.der gen sk
 offers "completion: object file for gen skeleton -S" "prog.bpf.o" \
 	bpftool -S -k key.pem -i cert.der gen skeleton pr
+# offers_exactly NAME EXPECTED WORD...: exactly EXPECTED, sorted
+offers_exactly() {
+	local name=$1 want=$2
+	shift 2
+	expect_eq "$name" "$want" "$(complete_line "$@")"
+}
+offers "completion: sign and verify among prog's commands" "sign verify" bpftool prog ""
+offers "completion: a header file after prog sign" "prog.lskel.h" bpftool prog sign pr
+offers_exactly "completion: prog sign HEADER keywords" "attach detached out payload" \
+	bpftool prog sign prog.lskel.h ""
+offers "completion: a signature file after attach" "sig.der" \
+	bpftool -i cert.der prog sign prog.lskel.h attach si
+offers_exactly "completion: out after attach SIG" "out" bpftool prog sign prog.lskel.h attach sig.der ""
+offers "completion: header, id or pinned after prog verify" "prog.lskel.h id pinned" \
+	bpftool prog verify ""
+offers_exactly "completion: signature after prog verify HEADER" "signature" \
+	bpftool prog verify prog.lskel.h ""
+offers "completion: a file after prog verify pinned" "prog.lskel.h notes.txt" \
+	bpftool prog verify pinned ""
+offers_exactly "completion: digest after prog verify pinned PATH" "digest" \
+	bpftool prog verify pinned notes.txt ""
+offers "completion: a signature file after prog verify HEADER signature" "sig.der" \
+	bpftool -i cert.der prog verify prog.lskel.h signature si
 set -eu
