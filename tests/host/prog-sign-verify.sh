@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# bpftool prog sign / prog verify, offline: re-signing a signed light
-# skeleton, exporting the payload for an external signer and attaching its
-# signature, detached signatures, and verification of headers against a
+# bpftool prog sign file / prog verify file, offline: re-signing a signed
+# light skeleton, exporting the payload for an external signer and attaching
+# its signature, detached signatures, and verification of headers against a
 # certificate, with exact exit statuses (0 verified, 1 failed, 2 usage or
 # malformed input) and messages. Expected digests come from openssl over the
-# blobs that tests/lskel-blob (not bpftool) reads out of the headers.
+# blobs that tests/lskel-blob (not bpftool) reads out of the headers, the
+# signer's key digest from openssl over the certificate's public key.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -53,11 +54,28 @@ H=$WORK/rsa.h
 for k in rsa p256; do
 	for c in crt der; do
 		expect_status "$k: gen skeleton -S header verifies ($c cert)" 0 \
-			bt prog verify "$WORK/$k.h" -i "$WORK/$k.$c"
+			bt prog verify file "$WORK/$k.h" -i "$WORK/$k.$c"
 	done
 done
 
 # --- Printed digests are openssl's over the blobs lskel-blob reads ---
+# key_digest CERT: SHA-256 of the certificate's subjectPublicKey BIT STRING
+# contents without the unused-bits octet (what the kernel records as the
+# signer's key), found by openssl asn1parse in the SubjectPublicKeyInfo
+key_digest() {
+	local spki=$WORK/spki.der at
+	openssl x509 -in "$1" -pubkey -noout | openssl pkey -pubin -outform DER -out "$spki"
+	# offset, header length and length of the BIT STRING at depth 1
+	at=$(openssl asn1parse -inform DER -in "$spki" |
+		sed -nE 's/^ *([0-9]+):d=1 +hl= *([0-9]+) +l= *([0-9]+) +prim: +BIT STRING.*/\1 \2 \3/p')
+	set -- $at
+	[ $# = 3 ] || { echo "key_digest: no BIT STRING in $spki" >&2; return 1; }
+	# the unused-bits octet of a key is 0
+	[ "$(xxd -s $(($1 + $2)) -l 1 -p "$spki")" = 00 ] ||
+		{ echo "key_digest: unused bits in $spki" >&2; return 1; }
+	tail -c +$(($1 + $2 + 2)) "$spki" | head -c $(($3 - 1)) | openssl dgst -sha256 -r | cut -c1-64
+}
+row() { printf '%-20s %s\n' "$1" "$2"; }
 for k in rsa p256; do
 	d=$WORK/blobs-$k
 	mkdir -p "$d"
@@ -65,49 +83,59 @@ for k in rsa p256; do
 		"$BLOB" dump $b "$WORK/$k.h" >"$d/$b.bin"
 	done
 	cat "$d/opts_insn.bin" "$d/opts_data.bin" >"$d/payload.bin"
-	bt prog verify "$WORK/$k.h" -i "$WORK/$k.crt" >"$d/plain" 2>&1 || true
-	expect_eq "$k: plain loader digest" "loader:              sha256:$(sha256 "$d/opts_insn.bin")" \
-		"$(grep '^loader:' "$d/plain")"
-	expect_eq "$k: plain metadata digest" "metadata:            sha256:$(sha256 "$d/opts_data.bin")" \
-		"$(grep '^metadata:' "$d/plain")"
-	expect_eq "$k: plain payload digest" "payload:             sha256:$(sha256 "$d/payload.bin")" \
-		"$(grep '^payload:' "$d/plain")"
-	expect_eq "$k: plain excl_prog_hash" "excl_prog_hash:      sha256:$(hex "$d/opts_excl_hash.bin")" \
-		"$(grep '^excl_prog_hash:' "$d/plain")"
-	expect_eq "$k: plain verdict, signer and key id" \
-		"verdict:             verified|signer:              CN=bpftool test $k|signer key id:       $(skid "$WORK/$k.crt")" \
-		"$(head -n 3 "$d/plain" | paste -sd'|')"
+	key=$(key_digest "$WORK/$k.crt")
+	bt prog verify file "$WORK/$k.h" -i "$WORK/$k.crt" >"$d/plain" 2>&1 || true
+	expect_eq "$k: plain loader digest = openssl SHA-256 of opts_insn" \
+		"$(row 'loader digest:' "sha256:$(sha256 "$d/opts_insn.bin")")" "$(grep '^loader digest:' "$d/plain")"
+	expect_eq "$k: plain loader digest = opts_excl_hash" \
+		"$(row 'loader digest:' "sha256:$(hex "$d/opts_excl_hash.bin")")" "$(grep '^loader digest:' "$d/plain")"
+	expect_eq "$k: plain metadata digest" "$(row 'metadata digest:' "sha256:$(sha256 "$d/opts_data.bin")")" \
+		"$(grep '^metadata digest:' "$d/plain")"
+	expect_eq "$k: plain payload digest" "$(row 'payload digest:' "sha256:$(sha256 "$d/payload.bin")")" \
+		"$(grep '^payload digest:' "$d/plain")"
+	expect_eq "$k: plain verdict, signer, key id and key" \
+		"$(row verdict: verified; row signer: "CN=bpftool test $k"
+		   row 'signer key id:' "$(skid "$WORK/$k.crt")"; row 'signer key:' "sha256:$key")" \
+		"$(head -n 4 "$d/plain")"
+	expect_eq "$k: plain signature file is opts_sig" "$(row 'signature file:' opts_sig)" \
+		"$(grep '^signature file:' "$d/plain")"
+	expect_eq "$k: plain output has none of the old rows" 0 \
+		"$(grep -c -E '^(loader|metadata|payload|excl_prog_hash|signature):' "$d/plain" || true)"
 
-	bt -j prog verify "$WORK/$k.h" -i "$WORK/$k.der" >"$d/json" 2>&1 || true
+	bt -j prog verify file "$WORK/$k.h" -i "$WORK/$k.der" >"$d/json" 2>&1 || true
 	if [ $k = rsa ]; then alg=rsaEncryption; else alg=ecdsa-with-SHA256; fi
 	expect_eq "$k: JSON facts" \
-		"verified|CN=bpftool test $k|$(skid "$WORK/$k.crt")|sha256|$alg|sha256:$(sha256 "$d/opts_insn.bin")|sha256:$(sha256 "$d/opts_data.bin")|sha256:$(sha256 "$d/payload.bin")|sha256:$(hex "$d/opts_excl_hash.bin")" \
-		"$(jq -r '[.verdict, .signer.subject, .signer.key_id, .algorithm.digest, .algorithm.signature, .loader, .metadata, .payload, .excl_prog_hash] | join("|")' "$d/json" 2>&1)"
+		"verified|verified|CN=bpftool test $k|$(skid "$WORK/$k.crt")|1|sha256|$alg|opts_sig|sha256:$(hex "$d/opts_excl_hash.bin")|sha256:$(sha256 "$d/opts_data.bin")|sha256:$(sha256 "$d/payload.bin")" \
+		"$(jq -r '[.verdict, .signature.verdict, .signature.signer.subject, .signature.signer.key_id, .signature.covers_maps, .algorithm.digest, .algorithm.signature, .signature_file, .loader_digest, .metadata_digest, .payload_digest] | join("|")' "$d/json" 2>&1)"
+	expect_eq "$k: JSON signer key = openssl SHA-256 of the certificate's public key" "sha256:$key" \
+		"$(jq -r .signature.signer.key "$d/json" 2>&1)"
+	expect_eq "$k: JSON has none of the old keys" true \
+		"$(jq '[.loader, .metadata, .payload, .excl_prog_hash, .signer] | all(. == null)' "$d/json" 2>&1)"
 done
 D=$WORK/blobs-rsa
 
 # --- Round trip: re-sign with another key, in place and to a file ---
 cp "$H" "$WORK/rsa.h.orig"
 expect_status "re-sign rsa header with rsa2 (out FILE)" 0 \
-	bt prog sign "$H" -k "$WORK/rsa2.key" -i "$WORK/rsa2.crt" out "$WORK/resigned.h"
+	bt prog sign file "$H" -k "$WORK/rsa2.key" -i "$WORK/rsa2.crt" out "$WORK/resigned.h"
 expect_eq "re-signed header is what gen skeleton -S gives with rsa2" "" \
 	"$(cmp "$WORK/resigned.h" "$WORK/rsa2.h" 2>&1)"
 expect_eq "re-sign with out FILE leaves the input alone" "" "$(cmp "$H" "$WORK/rsa.h.orig" 2>&1)"
 expect_status "re-signed header verifies with rsa2" 0 \
-	bt prog verify "$WORK/resigned.h" -i "$WORK/rsa2.der"
+	bt prog verify file "$WORK/resigned.h" -i "$WORK/rsa2.der"
 expect_err "re-signed header does not verify with rsa" 1 \
 	"opts_sig was made by key id $(skid "$WORK/rsa2.crt"), not by certificate $WORK/rsa.crt (CN=bpftool test rsa)" \
-	bt prog verify "$WORK/resigned.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/resigned.h" -i "$WORK/rsa.crt"
 cp "$WORK/p256.h" "$WORK/inplace.h"
 chmod 640 "$WORK/inplace.h"
 expect_status "re-sign p256 header in place with rsa" 0 \
-	bt prog sign "$WORK/inplace.h" -k "$WORK/rsa.key" -i "$WORK/rsa.der"
+	bt prog sign file "$WORK/inplace.h" -k "$WORK/rsa.key" -i "$WORK/rsa.der"
 expect_eq "in-place re-signed header is what gen skeleton -S gives with rsa" "" \
 	"$(cmp "$WORK/inplace.h" "$H" 2>&1)"
 expect_eq "in-place re-sign keeps the file mode" 640 "$(stat -c %a "$WORK/inplace.h")"
 no_stray "in-place re-sign" "$WORK"
 expect_eq "JSON prog sign prints null" null \
-	"$(bt -j prog sign "$WORK/inplace.h" -k "$WORK/rsa.key" -i "$WORK/rsa.crt" 2>&1)"
+	"$(bt -j prog sign file "$WORK/inplace.h" -k "$WORK/rsa.key" -i "$WORK/rsa.crt" 2>&1)"
 
 # --- One byte flipped (lskel-blob flip): status 1, exact messages ---
 for b in opts_insn opts_data opts_excl_hash opts_sig; do
@@ -116,34 +144,34 @@ done
 "$BLOB" dump opts_insn "$WORK/flip-opts_insn.h" >"$WORK/flip-insn.bin"
 expect_err "flipped loader" 1 \
 	"opts_excl_hash does not match the loader's digest sha256:$(sha256 "$WORK/flip-insn.bin")" \
-	bt prog verify "$WORK/flip-opts_insn.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/flip-opts_insn.h" -i "$WORK/rsa.crt"
 expect_err "flipped metadata" 1 \
 	"opts_sig does not verify over the loader and its metadata with certificate $WORK/rsa.crt" \
-	bt prog verify "$WORK/flip-opts_data.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/flip-opts_data.h" -i "$WORK/rsa.crt"
 expect_err "flipped opts_excl_hash" 1 \
 	"opts_excl_hash does not match the loader's digest sha256:$(sha256 "$D/opts_insn.bin")" \
-	bt prog verify "$WORK/flip-opts_excl_hash.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/flip-opts_excl_hash.h" -i "$WORK/rsa.crt"
 expect_err "flipped signature" 1 \
 	"opts_sig does not verify over the loader and its metadata with certificate $WORK/rsa.crt" \
-	bt prog verify "$WORK/flip-opts_sig.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/flip-opts_sig.h" -i "$WORK/rsa.crt"
 "$BLOB" flip opts_sig "$WORK/p256.h" "$WORK/flip-p256.h"
 expect_status "flipped ECDSA signature: status 1" 1 \
-	bt prog verify "$WORK/flip-p256.h" -i "$WORK/p256.crt"
+	bt prog verify file "$WORK/flip-p256.h" -i "$WORK/p256.crt"
 expect_status "detached signature over the original, flipped metadata: status 1" 1 \
-	bt prog verify "$WORK/flip-opts_data.h" -i "$WORK/rsa.crt" signature "$D/opts_sig.bin"
+	bt prog verify file "$WORK/flip-opts_data.h" -i "$WORK/rsa.crt" signature "$D/opts_sig.bin"
 
 # --- Wrong certificate ---
 expect_err "wrong certificate" 1 \
 	"opts_sig was made by key id $(skid "$WORK/rsa.crt"), not by certificate $WORK/p256.der (CN=bpftool test p256)" \
-	bt prog verify "$H" -i "$WORK/p256.der"
+	bt prog verify file "$H" -i "$WORK/p256.der"
 expect_err "unsigned header" 1 "$WORK/unsigned.h is not signed: no opts_sig and opts_excl_hash" \
-	bt prog verify "$WORK/unsigned.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/unsigned.h" -i "$WORK/rsa.crt"
 expect_err "unsigned header with a detached signature" 1 \
 	"$WORK/unsigned.h is not signed: no opts_sig and opts_excl_hash" \
-	bt prog verify "$WORK/unsigned.h" -i "$WORK/rsa.crt" signature "$D/opts_sig.bin"
+	bt prog verify file "$WORK/unsigned.h" -i "$WORK/rsa.crt" signature "$D/opts_sig.bin"
 
 # --- External signing: payload, openssl cms -sign, attach ---
-expect_status "prog sign payload" 0 bt prog sign "$WORK/p256.h" payload "$WORK/payload.bin"
+expect_status "prog sign payload" 0 bt prog sign file "$WORK/p256.h" payload "$WORK/payload.bin"
 expect_eq "payload is opts_insn || opts_data" "" \
 	"$(cmp "$WORK/payload.bin" "$WORK/blobs-p256/payload.bin" 2>&1)"
 for k in rsa p256; do
@@ -151,9 +179,9 @@ for k in rsa p256; do
 		-in "$WORK/payload.bin" -signer "$WORK/$k.crt" -inkey "$WORK/$k.key" \
 		-out "$WORK/ext-$k.p7s" 2>"$WORK/err" || fail "$k: openssl cms -sign" "$(head -c 300 "$WORK/err")"
 	expect_status "$k: attach external signature" 0 \
-		bt prog sign "$WORK/p256.h" -i "$WORK/$k.crt" attach "$WORK/ext-$k.p7s" out "$WORK/attached-$k.h"
+		bt prog sign file "$WORK/p256.h" -i "$WORK/$k.crt" attach "$WORK/ext-$k.p7s" out "$WORK/attached-$k.h"
 	expect_status "$k: attached header verifies" 0 \
-		bt prog verify "$WORK/attached-$k.h" -i "$WORK/$k.der"
+		bt prog verify file "$WORK/attached-$k.h" -i "$WORK/$k.der"
 	expect_eq "$k: attached opts_sig is the external signature" "" \
 		"$(cmp <("$BLOB" dump opts_sig "$WORK/attached-$k.h") "$WORK/ext-$k.p7s" 2>&1)"
 done
@@ -162,18 +190,20 @@ expect_eq "RSA: attach gives the same header as signing with -k" "" \
 
 # --- Detached signatures agree with embedded ones ---
 expect_status "prog sign detached" 0 \
-	bt prog sign "$WORK/p256.h" -k "$WORK/rsa.key" -i "$WORK/rsa.crt" detached "$WORK/det.p7s"
+	bt prog sign file "$WORK/p256.h" -k "$WORK/rsa.key" -i "$WORK/rsa.crt" detached "$WORK/det.p7s"
 expect_eq "RSA detached signature is opts_sig of the -k signed header" "" \
 	"$(cmp "$WORK/det.p7s" "$D/opts_sig.bin" 2>&1)"
 # (a failing bpftool or jq ends the script, which tests/run reports)
-emb=$(bt -j prog verify "$H" -i "$WORK/rsa.crt" | jq -c 'del(.signature)')
-det=$(bt -j prog verify "$H" -i "$WORK/rsa.crt" signature "$WORK/det.p7s" | jq -c 'del(.signature)')
+emb=$(bt -j prog verify file "$H" -i "$WORK/rsa.crt" | jq -c 'del(.signature_file)')
+det=$(bt -j prog verify file "$H" -i "$WORK/rsa.crt" signature "$WORK/det.p7s" | jq -c 'del(.signature_file)')
 expect_eq "embedded signature: JSON verdict is verified" verified "$(jq -r .verdict <<<"$emb")"
 expect_eq "detached and embedded: same facts" "$emb" "$det"
 expect_eq "JSON names the detached signature" "$WORK/det.p7s" \
-	"$(bt -j prog verify "$H" -i "$WORK/rsa.crt" signature "$WORK/det.p7s" | jq -r .signature)"
+	"$(bt -j prog verify file "$H" -i "$WORK/rsa.crt" signature "$WORK/det.p7s" | jq -r .signature_file)"
+expect_eq "plain output names the detached signature" "$(row 'signature file:' "$WORK/det.p7s")" \
+	"$(bt prog verify file "$H" -i "$WORK/rsa.crt" signature "$WORK/det.p7s" | grep '^signature file:')"
 expect_status "ECDSA detached signature verifies on another header with the same loader" 0 \
-	bt prog verify "$WORK/rsa2.h" -i "$WORK/p256.crt" signature "$WORK/blobs-p256/opts_sig.bin"
+	bt prog verify file "$WORK/rsa2.h" -i "$WORK/p256.crt" signature "$WORK/blobs-p256/opts_sig.bin"
 
 # --- attach refuses a signature that does not verify; nothing is written ---
 cat "$D/payload.bin" - <<<x >"$WORK/other.bin"
@@ -182,10 +212,10 @@ openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid -outfor
 mkdir "$WORK/att"
 expect_err "attach a signature over other bytes" 255 \
 	"$WORK/bad.p7s does not verify over the loader and its metadata with certificate $WORK/rsa.crt" \
-	bt prog sign "$H" -i "$WORK/rsa.crt" attach "$WORK/bad.p7s" out "$WORK/att/x.h"
+	bt prog sign file "$H" -i "$WORK/rsa.crt" attach "$WORK/bad.p7s" out "$WORK/att/x.h"
 expect_err "attach a signature by another key" 255 \
 	"$WORK/ext-p256.p7s was made by key id $(skid "$WORK/p256.crt"), not by certificate $WORK/rsa.crt (CN=bpftool test rsa)" \
-	bt prog sign "$H" -i "$WORK/rsa.crt" attach "$WORK/ext-p256.p7s" out "$WORK/att/x.h"
+	bt prog sign file "$H" -i "$WORK/rsa.crt" attach "$WORK/ext-p256.p7s" out "$WORK/att/x.h"
 # What the kernel refuses (another eContentType than id-data; CMS then
 # needs signed attributes) prog verify and attach refuse too
 openssl cms -sign -binary -nocerts -nosmimecap -md sha256 -keyid -outform DER \
@@ -193,29 +223,29 @@ openssl cms -sign -binary -nocerts -nosmimecap -md sha256 -keyid -outform DER \
 	-inkey "$WORK/rsa.key" -out "$WORK/econtent.p7s"
 expect_err "verify a signature over another content type than id-data" 1 \
 	"$WORK/econtent.p7s signs content of another type than id-data, which the kernel refuses" \
-	bt prog verify "$H" -i "$WORK/rsa.crt" signature "$WORK/econtent.p7s"
+	bt prog verify file "$H" -i "$WORK/rsa.crt" signature "$WORK/econtent.p7s"
 expect_err "attach a signature over another content type than id-data" 255 \
 	"$WORK/econtent.p7s signs content of another type than id-data, which the kernel refuses" \
-	bt prog sign "$H" -i "$WORK/rsa.crt" attach "$WORK/econtent.p7s" out "$WORK/att/x.h"
+	bt prog sign file "$H" -i "$WORK/rsa.crt" attach "$WORK/econtent.p7s" out "$WORK/att/x.h"
 cp "$H" "$WORK/att/keep.h"
 expect_status "attach in place a bad signature: refused" 255 \
-	bt prog sign "$WORK/att/keep.h" -i "$WORK/rsa.crt" attach "$WORK/bad.p7s"
+	bt prog sign file "$WORK/att/keep.h" -i "$WORK/rsa.crt" attach "$WORK/bad.p7s"
 expect_eq "refused attach: header unchanged" "" "$(cmp "$WORK/att/keep.h" "$H" 2>&1)"
 expect_eq "refused attach: no output file" "keep.h" "$(ls -A "$WORK/att")"
 
 # --- prog sign refuses unsigned headers and leaves nothing behind ---
 expect_err "prog sign of an unsigned header" 255 \
 	"$WORK/unsigned.h is an unsigned light skeleton: its loader takes values from the skeleton at run time and cannot be signed; generate it with 'bpftool gen skeleton -S', then re-sign it" \
-	bt prog sign "$WORK/unsigned.h" -k "$WORK/rsa.key" -i "$WORK/rsa.crt" out "$WORK/att/u.h"
+	bt prog sign file "$WORK/unsigned.h" -k "$WORK/rsa.key" -i "$WORK/rsa.crt" out "$WORK/att/u.h"
 expect_eq "unsigned: no output file" "keep.h" "$(ls -A "$WORK/att")"
 expect_err "prog sign without -k" 255 \
 	"signing needs -k <private_key.pem> and -i <certificate.x509>" \
-	bt prog sign "$H" -i "$WORK/rsa.crt" out "$WORK/att/y.h"
+	bt prog sign file "$H" -i "$WORK/rsa.crt" out "$WORK/att/y.h"
 
 # --- Output that cannot be written: error, no temporary file ---
 mkdir "$WORK/isdir.h"
-expect_err "out FILE is a directory" 255 "failed to write header $WORK/isdir.h: Is a directory" \
-	bt prog sign "$H" -k "$WORK/rsa.key" -i "$WORK/rsa.crt" out "$WORK/isdir.h"
+expect_err "out FILE is a directory" 255 "header $WORK/isdir.h is a directory" \
+	bt prog sign file "$H" -k "$WORK/rsa.key" -i "$WORK/rsa.crt" out "$WORK/isdir.h"
 no_stray "out FILE is a directory" "$WORK"
 ro=$WORK/ro
 mkdir "$ro"
@@ -231,10 +261,10 @@ else
 fi
 expect_err "out FILE in a read-only directory" 255 \
 	"failed to create a temporary file in $ro for header $ro/x.h: Permission denied" \
-	as_user "$WORK/bpftool-copy" prog sign "$H" -i "$WORK/rsa.crt" attach "$WORK/ext-rsa.p7s" out "$ro/x.h"
+	as_user "$WORK/bpftool-copy" prog sign file "$H" -i "$WORK/rsa.crt" attach "$WORK/ext-rsa.p7s" out "$ro/x.h"
 expect_err "payload FILE in a read-only directory" 255 \
 	"failed to create a temporary file in $ro for payload $ro/p.bin: Permission denied" \
-	as_user "$WORK/bpftool-copy" prog sign "$H" payload "$ro/p.bin"
+	as_user "$WORK/bpftool-copy" prog sign file "$H" payload "$ro/p.bin"
 expect_eq "read-only directory stays empty" "" "$(ls -A "$ro")"
 
 # --- Malformed input: status 2, exact messages ---
@@ -243,41 +273,41 @@ printf 'hello, world\n' >"$WORK/garbage.h"
 head -n 250 "$H" >"$WORK/trunc-lines.h"
 head -c 5000 "$H" >"$WORK/trunc-bytes.h"
 expect_err "garbage header" 2 "$WORK/garbage.h: not a header generated by bpftool" \
-	bt prog verify "$WORK/garbage.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/garbage.h" -i "$WORK/rsa.crt"
 expect_err "empty header" 2 "header $WORK/empty.h is empty" \
-	bt prog verify "$WORK/empty.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/empty.h" -i "$WORK/rsa.crt"
 expect_err "/dev/zero" 2 "header /dev/zero is too large (more than 67108864 bytes)" \
-	bt prog verify /dev/zero -i "$WORK/rsa.crt"
+	bt prog verify file /dev/zero -i "$WORK/rsa.crt"
 expect_err "header truncated at a line" 2 \
 	"$WORK/trunc-lines.h: truncated file: it does not end with the #endif of its header guard" \
-	bt prog verify "$WORK/trunc-lines.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/trunc-lines.h" -i "$WORK/rsa.crt"
 expect_err "header truncated mid-line" 2 "$WORK/trunc-bytes.h: truncated file: no newline at the end" \
-	bt prog verify "$WORK/trunc-bytes.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/trunc-bytes.h" -i "$WORK/rsa.crt"
 expect_err "missing header" 2 "failed to open header $WORK/none.h: No such file or directory" \
-	bt prog verify "$WORK/none.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/none.h" -i "$WORK/rsa.crt"
 expect_err "empty header, prog sign" 255 "header $WORK/empty.h is empty" \
-	bt prog sign "$WORK/empty.h" payload "$WORK/att/p.bin"
+	bt prog sign file "$WORK/empty.h" payload "$WORK/att/p.bin"
 
 # Strict format: anything but bpftool's own output is refused
 line=$(grep -n 'static const char opts_sig\[\]' "$H" | cut -d: -f1)
 sed "$((line + 1))s/\\\\x30/\\\\X30/" "$H" >"$WORK/badesc.h"
 expect_err "invalid escape" 2 "$WORK/badesc.h: line $((line + 1)): invalid escape in opts_sig" \
-	bt prog verify "$WORK/badesc.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/badesc.h" -i "$WORK/rsa.crt"
 sed "$((line + 1))s/\\\\x30/\\\\x3g/" "$H" >"$WORK/badhex.h"
 expect_err "non-hex escape" 2 "$WORK/badhex.h: line $((line + 1)): invalid hexadecimal escape in opts_sig" \
-	bt prog verify "$WORK/badhex.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/badhex.h" -i "$WORK/rsa.crt"
 sed "$((line + 1))s/^\\\\x30/\\\\x30\\\\\\n/" "$H" >"$WORK/wrap.h"
 expect_err "line not wrapped as bpftool wraps it" 2 \
 	"$WORK/wrap.h: line $line: opts_sig is not formatted as bpftool prints it" \
-	bt prog verify "$WORK/wrap.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/wrap.h" -i "$WORK/rsa.crt"
 awk -v l="$line" 'NR == l { s = 1 } s { blk = blk $0 "\n" } { print } /";$/ && s { s = 0; printf "%s", blk }' \
 	"$H" >"$WORK/dup.h"
 sig_end=$(awk -v l="$line" 'NR >= l && /";$/ { print NR; exit }' "$H")
 expect_err "duplicated opts_sig" 2 "$WORK/dup.h: line $((sig_end + 1)): duplicate opts_sig" \
-	bt prog verify "$WORK/dup.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/dup.h" -i "$WORK/rsa.crt"
 sed 's/opts_excl_hash\[\]/opts_extra\[\]/' "$H" >"$WORK/extra.h"
 expect_err "unexpected blob" 2 "$WORK/extra.h: line $(grep -n 'opts_extra\[\]' "$WORK/extra.h" | cut -d: -f1): unexpected blob opts_extra" \
-	bt prog verify "$WORK/extra.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/extra.h" -i "$WORK/rsa.crt"
 # drop the last byte of opts_excl_hash
 python3 - "$H" "$WORK/short.h" <<'PY'
 import re, sys
@@ -288,36 +318,36 @@ m = re.search(r'\\(x[0-9a-f]{2}|0)$', text[i:j])
 open(sys.argv[2], 'w').write(text[:i + m.start()] + text[j:])
 PY
 expect_err "opts_excl_hash of 31 bytes" 2 "$WORK/short.h: opts_excl_hash is 31 bytes, expected 32" \
-	bt prog verify "$WORK/short.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/short.h" -i "$WORK/rsa.crt"
 grep -v -F -x '	opts.keyring_id = skel->keyring_id;' "$H" >"$WORK/nokeyring.h"
 expect_err "signed header that does not pass keyring_id" 2 \
 	"$WORK/nokeyring.h: expected 'opts.keyring_id = skel->keyring_id;' once in a signed light skeleton, found it 0 times" \
-	bt prog verify "$WORK/nokeyring.h" -i "$WORK/rsa.crt"
+	bt prog verify file "$WORK/nokeyring.h" -i "$WORK/rsa.crt"
 expect_err "signature file that is not PKCS#7" 1 "$WORK/garbage.h is not a DER PKCS#7 signature" \
-	bt prog verify "$H" -i "$WORK/rsa.crt" signature "$WORK/garbage.h"
+	bt prog verify file "$H" -i "$WORK/rsa.crt" signature "$WORK/garbage.h"
 expect_err "missing signature file" 2 "failed to open signature $WORK/none.p7s: No such file or directory" \
-	bt prog verify "$H" -i "$WORK/rsa.crt" signature "$WORK/none.p7s"
+	bt prog verify file "$H" -i "$WORK/rsa.crt" signature "$WORK/none.p7s"
 
 # --- Usage errors: status 2 ---
 expect_err "verify without -i" 2 \
-	"prog verify HEADER needs the signer's certificate: -i <certificate.x509>" \
-	bt prog verify "$H"
+	"prog verify file HEADER needs the signer's certificate: -i <certificate.x509>" \
+	bt prog verify file "$H"
 expect_err "verify with -k" 2 "prog verify takes no private key (-k)" \
-	bt prog verify "$H" -k "$WORK/rsa.key" -i "$WORK/rsa.crt"
-expect_err "verify without arguments" 2 "expected a header, 'id' or 'pinned'" \
+	bt prog verify file "$H" -k "$WORK/rsa.key" -i "$WORK/rsa.crt"
+expect_err "verify without arguments" 2 "'verify' needs at least 2 arguments, 0 found" \
 	bt prog verify -i "$WORK/rsa.crt"
 expect_err "verify with an unknown keyword" 2 "expected 'signature SIGFILE', got: 'bogus'" \
-	bt prog verify "$H" -i "$WORK/rsa.crt" bogus
+	bt prog verify file "$H" -i "$WORK/rsa.crt" bogus
 expect_err "verify with a missing certificate" 2 \
 	"failed to open certificate $WORK/none.crt: No such file or directory" \
-	bt prog verify "$H" -i "$WORK/none.crt"
+	bt prog verify file "$H" -i "$WORK/none.crt"
 expect_status "JSON error on failure: status 1" 1 \
-	bt -j prog verify "$WORK/flip-opts_data.h" -i "$WORK/rsa.crt"
+	bt -j prog verify file "$WORK/flip-opts_data.h" -i "$WORK/rsa.crt"
 expect_eq "JSON error on failure" \
 	"opts_sig does not verify over the loader and its metadata with certificate $WORK/rsa.crt" \
 	"$(jq -r .error "$WORK/out" 2>&1)"
 expect_status "JSON error on malformed input: status 2" 2 \
-	bt -j prog verify "$WORK/garbage.h" -i "$WORK/rsa.crt"
+	bt -j prog verify file "$WORK/garbage.h" -i "$WORK/rsa.crt"
 expect_eq "JSON error on malformed input" "$WORK/garbage.h: not a header generated by bpftool" \
 	"$(jq -r .error "$WORK/out" 2>&1)"
 
