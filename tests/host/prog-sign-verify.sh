@@ -5,7 +5,9 @@
 # certificate, with exact exit statuses (0 verified, 1 failed, 2 usage or
 # malformed input) and messages. Expected digests come from openssl over the
 # blobs that tests/lskel-blob (not bpftool) reads out of the headers, the
-# signer's key digest from openssl over the certificate's public key.
+# signer's key digest from openssl over the certificate's public key. Where
+# prog sign writes ('-', symbolic links, FIFOs, hard links, replaced files)
+# nothing is half-written and nothing becomes something else.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -266,6 +268,136 @@ expect_err "payload FILE in a read-only directory" 255 \
 	"failed to create a temporary file in $ro for payload $ro/p.bin: Permission denied" \
 	as_user "$WORK/bpftool-copy" prog sign file "$H" payload "$ro/p.bin"
 expect_eq "read-only directory stays empty" "" "$(ls -A "$ro")"
+
+# --- Where prog sign writes: standard output, symbolic links, FIFOs, hard
+# links, replaced files keeping mode, owner and extended attributes ---
+F=$WORK/files
+mkdir "$F" "$F/cwd"
+signrsa() { "$BPFTOOL" -k "$WORK/rsa.key" -i "$WORK/rsa.crt" prog sign file "$@"; }
+# '-' is standard output, run from an empty directory that must stay empty
+expect_status "out - : exit status" 0 env -C "$F/cwd" "$BPFTOOL" -k "$WORK/rsa.key" -i "$WORK/rsa.crt" \
+	prog sign file "$WORK/p256.h" out -
+expect_eq "out - : standard output is the header gen skeleton -S gives with rsa" "" \
+	"$(cmp "$WORK/out" "$H" 2>&1)"
+expect_eq "out - : nothing on stderr" "" "$(cat "$WORK/err")"
+expect_status "payload - : exit status" 0 env -C "$F/cwd" "$BPFTOOL" prog sign file "$H" payload -
+expect_eq "payload - : standard output is opts_insn || opts_data" "" \
+	"$(cmp "$WORK/out" "$D/payload.bin" 2>&1)"
+expect_status "detached - : exit status" 0 env -C "$F/cwd" "$BPFTOOL" -k "$WORK/rsa.key" \
+	-i "$WORK/rsa.crt" prog sign file "$WORK/p256.h" detached -
+expect_eq "detached - : standard output is the RSA header's opts_sig" "" \
+	"$(cmp "$WORK/out" "$D/opts_sig.bin" 2>&1)"
+if openssl cms -verify -binary -inform DER -in "$WORK/out" -content "$D/payload.bin" \
+	-certfile "$WORK/rsa.crt" -CAfile "$WORK/rsa.crt" -purpose any -out /dev/null 2>/dev/null; then
+	pass "detached - : openssl verifies it over the payload"
+else
+	fail "detached - : openssl verifies it over the payload"
+fi
+expect_eq "'-' creates no file" "" "$(ls -A "$F/cwd")"
+expect_status "payload ./- is a file named '-'" 0 env -C "$F/cwd" "$BPFTOOL" prog sign file "$H" payload ./-
+expect_eq "payload ./- : the file holds the payload, stdout is empty" "0|" \
+	"$(wc -c <"$WORK/out")|$(cmp "$F/cwd/-" "$D/payload.bin" 2>&1)"
+rm -f "$F/cwd/-"
+json_dash='{"error":"writing to standard output ('"'-'"') and JSON output (-j) exclude each other"}'
+expect_status "out - with -j: exit status" 255 \
+	env -C "$F/cwd" "$BPFTOOL" -j -k "$WORK/rsa.key" -i "$WORK/rsa.crt" prog sign file "$H" out -
+expect_eq "out - with -j: the JSON error and nothing else" "$json_dash" "$(cat "$WORK/out")"
+expect_status "payload - with -j: exit status" 255 env -C "$F/cwd" "$BPFTOOL" -j prog sign file "$H" payload -
+expect_eq "payload - with -j: the JSON error and nothing else" "$json_dash" "$(cat "$WORK/out")"
+expect_status "detached - with -p: exit status" 255 \
+	env -C "$F/cwd" "$BPFTOOL" -p -k "$WORK/rsa.key" -i "$WORK/rsa.crt" prog sign file "$H" detached -
+expect_eq "detached - with -p: the JSON error and nothing else" "$json_dash" "$(jq -c . "$WORK/out" 2>&1)"
+expect_eq "'-' with -j creates no file" "" "$(ls -A "$F/cwd")"
+
+# Symbolic links are refused, whatever they point to; nothing changes
+cp "$WORK/p256.h" "$F/target.h"
+ln -s target.h "$F/link.h"
+ln -s nowhere.h "$F/dangling.h"
+expect_err "out is a symbolic link" 255 \
+	"header $F/link.h is a symbolic link: give the path of the file it points to" \
+	signrsa "$H" out "$F/link.h"
+expect_err "in-place header is a symbolic link" 255 \
+	"header $F/link.h is a symbolic link: give the path of the file it points to" \
+	signrsa "$F/link.h"
+expect_err "payload is a symbolic link" 255 \
+	"payload $F/link.h is a symbolic link: give the path of the file it points to" \
+	bt prog sign file "$H" payload "$F/link.h"
+expect_err "detached is a symbolic link" 255 \
+	"signature $F/link.h is a symbolic link: give the path of the file it points to" \
+	signrsa "$H" detached "$F/link.h"
+expect_err "out is a dangling symbolic link" 255 \
+	"header $F/dangling.h is a symbolic link: give the path of the file it points to" \
+	signrsa "$H" out "$F/dangling.h"
+expect_eq "refused symbolic links still point where they did" "target.h|nowhere.h" \
+	"$(readlink "$F/link.h")|$(readlink "$F/dangling.h")"
+expect_eq "the symbolic link's target is unchanged" "" "$(cmp "$F/target.h" "$WORK/p256.h" 2>&1)"
+expect_eq "a dangling symbolic link's target is not created" no "$([ -e "$F/nowhere.h" ] && echo yes || echo no)"
+no_stray "refused symbolic links" "$F"
+
+# Directories and sockets are refused
+mkdir "$F/dir.bin"
+expect_err "payload is a directory" 255 "payload $F/dir.bin is a directory" \
+	bt prog sign file "$H" payload "$F/dir.bin"
+expect_err "detached is a directory" 255 "signature $F/dir.bin is a directory" \
+	signrsa "$H" detached "$F/dir.bin"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$F/sock"
+expect_err "payload is a socket" 255 "payload $F/sock is a socket" \
+	bt prog sign file "$H" payload "$F/sock"
+expect_eq "refused directory and socket stay what they were" "directory|socket" \
+	"$(stat -c %F "$F/dir.bin")|$(stat -c %F "$F/sock")"
+no_stray "refused directory and socket" "$F"
+
+# A FIFO is written to, not replaced: the reader gets exactly the payload
+mkfifo "$F/fifo"
+timeout 30 cat "$F/fifo" >"$F/fifo.out" &
+reader=$!
+expect_status "payload to a FIFO" 0 bt prog sign file "$H" payload "$F/fifo"
+wait "$reader" || true
+expect_eq "the FIFO's reader got exactly opts_insn || opts_data" "" "$(cmp "$F/fifo.out" "$D/payload.bin" 2>&1)"
+expect_eq "the FIFO is still a FIFO" fifo "$(stat -c %F "$F/fifo")"
+
+# A header with two names is rewritten in place: both names see it
+cp "$WORK/p256.h" "$F/h1.h"
+ln "$F/h1.h" "$F/h2.h"
+ino=$(stat -c %i "$F/h1.h")
+expect_status "re-sign in place a header with two hard links" 0 signrsa "$F/h1.h"
+expect_eq "hard-linked header: both names hold the re-signed header" "|" \
+	"$(cmp "$F/h1.h" "$H" 2>&1)|$(cmp "$F/h2.h" "$H" 2>&1)"
+expect_eq "hard-linked header: same inode, still two links" "$ino 2|$ino 2" \
+	"$(stat -c '%i %h' "$F/h1.h")|$(stat -c '%i %h' "$F/h2.h")"
+no_stray "hard-linked header" "$F"
+
+# A header with one name is replaced (temporary file, rename): the new file
+# keeps the mode, owner and extended attributes of the one it replaces
+xdir=$F
+: >"$F/xattr-probe"
+if ! python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.bpfsign", b"v")' "$F/xattr-probe" 2>/dev/null; then
+	# no user xattrs here: tmpfs has them
+	xdir=$(mktemp -d /dev/shm/bpfsign.XXXXXX)
+	trap 'rm -rf "$WORK" "$xdir"' EXIT
+fi
+cp "$WORK/p256.h" "$xdir/m.h"
+chmod 640 "$xdir/m.h"
+if [ "$(id -u)" = 0 ]; then
+	chown 65534:65534 "$xdir/m.h"
+	owner_check=("replaced header keeps its mode and owner (640, nobody)" "640 65534:65534" '%a %u:%g')
+else
+	owner_check=("replaced header keeps its mode 640 (not root: owner not checked)" 640 '%a')
+fi
+python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.bpfsign", b"v")' "$xdir/m.h"
+ino=$(stat -c %i "$xdir/m.h")
+expect_status "re-sign in place a header with mode, owner and xattr" 0 signrsa "$xdir/m.h"
+expect_eq "replaced header holds the re-signed header" "" "$(cmp "$xdir/m.h" "$H" 2>&1)"
+expect_eq "replaced header is a new file (other inode), not rewritten" yes \
+	"$([ "$(stat -c %i "$xdir/m.h")" != "$ino" ] && echo yes || echo "no, inode $ino")"
+expect_eq "${owner_check[0]}" "${owner_check[1]}" "$(stat -c "${owner_check[2]}" "$xdir/m.h")"
+expect_eq "replaced header keeps its user.bpfsign extended attribute" "b'v'" \
+	"$(python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "user.bpfsign"))' "$xdir/m.h" 2>&1)"
+no_stray "replaced header" "$xdir"
+# A new file gets 0666 minus the umask, not mkstemp's 0600
+expect_status "out FILE new, umask 027" 0 \
+	bash -c 'umask 027 && exec "$@"' - "$BPFTOOL" prog sign file "$H" payload "$F/new.bin"
+expect_eq "new file's mode is 0666 minus the umask" 640 "$(stat -c %a "$F/new.bin")"
 
 # --- Malformed input: status 2, exact messages ---
 printf 'hello, world\n' >"$WORK/garbage.h"
