@@ -399,6 +399,47 @@ expect_status "out FILE new, umask 027" 0 \
 	bash -c 'umask 027 && exec "$@"' - "$BPFTOOL" prog sign file "$H" payload "$F/new.bin"
 expect_eq "new file's mode is 0666 minus the umask" 640 "$(stat -c %a "$F/new.bin")"
 
+# --- A certificate without subjectKeyIdentifier cannot sign ---
+openssl req -new -x509 -key "$WORK/rsa.key" -subj "/CN=bpftool test no SKID" -days 2 \
+	-addext subjectKeyIdentifier=none -out "$WORK/noskid.crt"
+noskid_msg="certificate $WORK/noskid.crt has no subjectKeyIdentifier, by which the kernel names a program's signer: make it with one (openssl req -addext subjectKeyIdentifier=hash)"
+expect_err "prog sign with a certificate without subjectKeyIdentifier" 255 "$noskid_msg" \
+	bt prog sign file "$WORK/p256.h" -k "$WORK/rsa.key" -i "$WORK/noskid.crt" out "$F/noskid.h"
+expect_err "prog sign detached with a certificate without subjectKeyIdentifier" 255 "$noskid_msg" \
+	bt prog sign file "$WORK/p256.h" -k "$WORK/rsa.key" -i "$WORK/noskid.crt" detached "$F/noskid.p7s"
+cp "$WORK/p256.h" "$F/noskid-inplace.h"
+expect_err "prog sign in place with a certificate without subjectKeyIdentifier" 255 "$noskid_msg" \
+	bt prog sign file "$F/noskid-inplace.h" -k "$WORK/rsa.key" -i "$WORK/noskid.crt"
+expect_eq "no subjectKeyIdentifier: nothing written, header unchanged" "no|no|" \
+	"$([ -e "$F/noskid.h" ] && echo yes || echo no)|$([ -e "$F/noskid.p7s" ] && echo yes || echo no)|$(cmp "$F/noskid-inplace.h" "$WORK/p256.h" 2>&1)"
+no_stray "no subjectKeyIdentifier" "$F"
+
+# --- A signature naming its signer by issuer and serial (openssl, not
+# bpftool) verifies; prog verify names the signer by issuer and serial ---
+openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -outform DER \
+	-in "$D/payload.bin" -signer "$WORK/rsa.crt" -inkey "$WORK/rsa.key" -out "$WORK/issuer-serial.p7s"
+bt prog verify file "$H" -i "$WORK/rsa.crt" signature "$WORK/issuer-serial.p7s" >"$WORK/is.txt" 2>&1 || true
+serial=$(openssl x509 -in "$WORK/rsa.crt" -noout -serial | cut -d= -f2)
+expect_eq "issuer and serial: plain signer rows" \
+	"$(row signer: "CN=bpftool test rsa"; row 'signer issuer:' "CN=bpftool test rsa"
+	   row 'signer serial:' "$serial"; row 'signer key:' "sha256:$(key_digest "$WORK/rsa.crt")")" \
+	"$(sed -n '2,5p' "$WORK/is.txt")"
+expect_eq "issuer and serial: JSON key_id null, serial, key" \
+	"null|$serial|sha256:$(key_digest "$WORK/rsa.crt")" \
+	"$(bt -j prog verify file "$H" -i "$WORK/rsa.crt" signature "$WORK/issuer-serial.p7s" |
+		jq -r '[(.signature.signer.key_id | tostring), .signature.signer.serial, .signature.signer.key] | join("|")' 2>&1)"
+
+# --- A signature of the 6.18 protocol (over the loader's instructions
+# alone) is refused with its reason, offline and by attach ---
+openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid -outform DER \
+	-in "$D/opts_insn.bin" -signer "$WORK/rsa.crt" -inkey "$WORK/rsa.key" -out "$WORK/insns-only.p7s"
+msg618="$WORK/insns-only.p7s covers the loader's instructions only, as light skeletons of the 6.18 protocol are signed; the kernel checks the instructions and the metadata: regenerate the header with 'gen skeleton -S' or re-sign it with 'prog sign file $H'"
+expect_err "6.18-protocol signature (instructions only)" 1 "$msg618" \
+	bt prog verify file "$H" -i "$WORK/rsa.crt" signature "$WORK/insns-only.p7s"
+expect_err "attach a 6.18-protocol signature" 255 "$msg618" \
+	bt prog sign file "$H" -i "$WORK/rsa.crt" attach "$WORK/insns-only.p7s" out "$F/618.h"
+expect_eq "refused 6.18-protocol signature: no output file" no "$([ -e "$F/618.h" ] && echo yes || echo no)"
+
 # --- Malformed input: status 2, exact messages ---
 printf 'hello, world\n' >"$WORK/garbage.h"
 : >"$WORK/empty.h"
@@ -473,6 +514,21 @@ expect_err "verify with an unknown keyword" 2 "expected 'signature SIGFILE', got
 expect_err "verify with a missing certificate" 2 \
 	"failed to open certificate $WORK/none.crt: No such file or directory" \
 	bt prog verify file "$H" -i "$WORK/none.crt"
+# The old spellings without 'file': refused, nothing written
+cp "$H" "$F/old.h"
+expect_err "old spelling prog sign HEADER out FILE" 255 "expected 'file HEADER', got: '$F/old.h'" \
+	bt prog sign "$F/old.h" -k "$WORK/rsa2.key" -i "$WORK/rsa2.crt" out "$F/old-out.h"
+expect_err "old spelling prog sign HEADER (in place)" 255 "expected 'file HEADER', got: '$F/old.h'" \
+	bt prog sign "$F/old.h" -k "$WORK/rsa2.key" -i "$WORK/rsa2.crt"
+expect_eq "old spellings: header unchanged, no output file" "|no" \
+	"$(cmp "$F/old.h" "$H" 2>&1)|$([ -e "$F/old-out.h" ] && echo yes || echo no)"
+# prog verify HEADER is a program selector now: usage error from its parser
+expect_err "old spelling prog verify HEADER signature SIGFILE" 2 \
+	"expected 'id', 'tag', 'name' or 'pinned', got: '$F/old.h'?" \
+	bt prog verify "$F/old.h" -i "$WORK/rsa.crt" signature "$D/opts_sig.bin"
+expect_err "old spelling prog verify HEADER" 2 \
+	"expected 'id', 'tag', 'name' or 'pinned', got: '$F/old.h'?" \
+	bt prog verify "$F/old.h" -i "$WORK/rsa.crt"
 expect_status "JSON error on failure: status 1" 1 \
 	bt -j prog verify file "$WORK/flip-opts_data.h" -i "$WORK/rsa.crt"
 expect_eq "JSON error on failure" \
