@@ -4,7 +4,8 @@
 # data, and opts_excl_hash, the SHA-256 of the instructions. The blobs are
 # read back from the header by a parser of our own and checked with openssl,
 # for RSA and ECDSA keys and PEM and DER certificates; every error is exact
-# and leaves stdout empty.
+# and leaves stdout empty. A signed header refuses to compile against a
+# skel_internal.h that does not load the loader with its metadata.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -246,6 +247,65 @@ if skel -L >"$WORK/unsigned.h" 2>"$WORK/err"; then
 else
 	fail "gen skeleton -L" "$(head -c 500 "$WORK/err")"
 fi
+
+# --- The protocol marker: a signed header needs the skel_internal.h that
+# loads the loader with its metadata (BPF_SKEL_SIGNED_METADATA) ---
+signed_h="$WORK/out-rsa2048 PEM cert/skel.h"
+marker='#error "signed light skeleton: skel_internal.h must load the loader with its metadata map and fd_array_cnt = 1 (BPF_SKEL_SIGNED_METADATA), or the kernel refuses the signature; build with the libbpf of the bpftool that generated this header"'
+expect_eq "signed header: the protocol check right after the skel_internal.h include" \
+	"#include <bpf/skel_internal.h>||#ifndef BPF_SKEL_SIGNED_METADATA|$marker|#endif" \
+	"$(grep -A 4 -x -F '#include <bpf/skel_internal.h>' "$signed_h" | paste -sd'|')"
+expect_eq "unsigned header has no protocol check" 0 \
+	"$(grep -c 'BPF_SKEL_SIGNED_METADATA' "$WORK/unsigned.h" || true)"
+# A copy of the patched libbpf headers whose skel_internal.h lacks the
+# define, as a skel_internal.h of the 6.18 protocol does
+mkdir -p "$WORK/inc-signed" "$WORK/inc-unsigned" "$WORK/oldlib/bpf"
+cp "$signed_h" "$WORK/inc-signed/skel.h"
+cp "$WORK/unsigned.h" "$WORK/inc-unsigned/skel.h"
+cat >"$WORK/use-unsigned.c" <<'EOF'
+#include "skel.h"
+
+int main(void)
+{
+	struct sign_min *skel = sign_min__open_and_load();
+
+	if (!skel)
+		return 1;
+	sign_min__destroy(skel);
+	return 0;
+}
+EOF
+# compile NAME WANT INCLUDE_DIR LIB_DIR SOURCE [GCC_OPTIONS...]: WANT is
+# "ok", or the compiler's error lines
+compile() {
+	local name=$1 want=$2 inc=$3 lib=$4 src=$5 got
+	shift 5
+	if [ -z "$root" ]; then
+		fail "$name" "no tree with the patched skel_internal.h (set KERNEL_TREE)"
+		return
+	fi
+	if gcc -Wall -Werror -O2 "$@" -I "$inc" -I "$lib" -I "$root/tools/include/uapi" \
+		-c "$src" -o "$WORK/marker.o" 2>"$WORK/gcc.log"; then
+		got=ok
+	else
+		got=$(grep -o 'error: .*' "$WORK/gcc.log" || head -c 500 "$WORK/gcc.log")
+	fi
+	expect_eq "$name" "$want" "$got"
+}
+if [ -n "$root" ]; then
+	cp "$root"/tools/lib/bpf/*.h "$WORK/oldlib/bpf/"
+	sed -i '/^#define BPF_SKEL_SIGNED_METADATA\b/d' "$WORK/oldlib/bpf/skel_internal.h"
+fi
+expect_eq "the copy of skel_internal.h lacks exactly the define" \
+	"$(printf '< #define BPF_SKEL_SIGNED_METADATA\t1')" \
+	"$(diff "$root/tools/lib/bpf/skel_internal.h" "$WORK/oldlib/bpf/skel_internal.h" 2>&1 | grep '^[<>]')"
+# (against the patched skel_internal.h: "signed skeleton compiles" above)
+compile "signed header against a skel_internal.h without the define: the #error" "error: $marker" \
+	"$WORK/inc-signed" "$WORK/oldlib" "$WORK/use.c"
+compile "signed header against it with -DBPF_SKEL_SIGNED_METADATA compiles" ok \
+	"$WORK/inc-signed" "$WORK/oldlib" "$WORK/use.c" -DBPF_SKEL_SIGNED_METADATA
+compile "unsigned header against a skel_internal.h without the define compiles" ok \
+	"$WORK/inc-unsigned" "$WORK/oldlib" "$WORK/use-unsigned.c"
 
 # --- Errors: exact status and message, nothing on stdout ---
 # expect_err NAME STATUS MESSAGE COMMAND...
