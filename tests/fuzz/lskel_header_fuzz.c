@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libFuzzer harness for bpftool's light skeleton header parser
- * (tools/bpf/bpftool/lskel_header.c, built from the patched tree; main.h
- * only brings in declarations, nothing of bpftool or libbpf is linked).
+ * (tools/bpf/bpftool/lskel_header.c, built from the patched tree;
+ * lskel_header.h declares it, nothing of bpftool or libbpf is linked).
  *
  * Every input is parsed from an exactly sized heap copy (so ASan sees any
  * read past the end), and the parser's promises are checked on top of the
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "main.h"
+#include "lskel_header.h"
 
 #define CHECK(cond)	do { if (!(cond)) __builtin_trap(); } while (0)
 
@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(h.blob[LSKEL_INSN].size && h.blob[LSKEL_INSN].size % 8 == 0);
 	if (h.is_signed) {
 		CHECK(h.blob[LSKEL_SIG].size && h.blob[LSKEL_SIG].size <= MAX_SIG_SIZE);
-		CHECK(h.blob[LSKEL_EXCL_HASH].size == LSKEL_HASH_SIZE);
+		CHECK(h.blob[LSKEL_EXCL_HASH].size == SHA256_DIGEST_LENGTH);
 	}
 	for (i = 0; i < LSKEL_BLOB_CNT; i++)
 		check_blob((const char *)data, size, i, &h.blob[i]);
