@@ -4,7 +4,9 @@
 set -euo pipefail
 . "$(dirname "$0")/../tests/lib.sh"
 
-tree=$("$REPO_ROOT/scripts/prepare-tree")
+# KERNEL_TREE: a patched tree to take the completion from, as in
+# gen-skeleton-sign.sh (else the cached tree, prepared)
+tree=${KERNEL_TREE:-$("$REPO_ROOT/scripts/prepare-tree")}
 # The completion asks "bpftool help" for the objects: the patched one
 PATH="$(dirname "$BPFTOOL"):$PATH"
 # bash_completion reads unset variables and failing commands: not under -eu
@@ -54,20 +56,33 @@ offers_exactly() {
 	expect_eq "$name" "$want" "$(complete_line "$@")"
 }
 offers "completion: sign and verify among prog's commands" "sign verify" bpftool prog ""
-offers "completion: a header file after prog sign" "prog.lskel.h" bpftool prog sign pr
-offers_exactly "completion: prog sign HEADER keywords" "attach detached out payload" \
-	bpftool prog sign prog.lskel.h ""
+offers_exactly "completion: file after prog sign" "file" bpftool prog sign ""
+offers "completion: a header file after prog sign file" "prog.lskel.h" bpftool prog sign file pr
+offers_exactly "completion: prog sign file HEADER keywords" "attach detached out payload" \
+	bpftool prog sign file prog.lskel.h ""
 offers "completion: a signature file after attach" "sig.der" \
-	bpftool -i cert.der prog sign prog.lskel.h attach si
-offers_exactly "completion: out after attach SIG" "out" bpftool prog sign prog.lskel.h attach sig.der ""
-offers "completion: header, id or pinned after prog verify" "prog.lskel.h id pinned" \
+	bpftool -i cert.der prog sign file prog.lskel.h attach si
+offers_exactly "completion: out after attach SIG" "out" bpftool prog sign file prog.lskel.h attach sig.der ""
+offers "completion: a file after prog sign file HEADER out" "notes.txt prog.lskel.h" \
+	bpftool prog sign file prog.lskel.h out ""
+offers_exactly "completion: file, id, pinned, tag or name after prog verify" "file id name pinned tag" \
 	bpftool prog verify ""
-offers_exactly "completion: signature after prog verify HEADER" "signature" \
-	bpftool prog verify prog.lskel.h ""
+offers "completion: a header file after prog verify file" "prog.lskel.h" bpftool prog verify file pr
+offers_exactly "completion: signature after prog verify file HEADER" "signature" \
+	bpftool prog verify file prog.lskel.h ""
+offers "completion: a signature file after prog verify file HEADER signature" "sig.der" \
+	bpftool -i cert.der prog verify file prog.lskel.h signature si
 offers "completion: a file after prog verify pinned" "prog.lskel.h notes.txt" \
 	bpftool prog verify pinned ""
-offers_exactly "completion: digest after prog verify pinned PATH" "digest" \
+offers_exactly "completion: digest and keyring after prog verify pinned PATH" "digest keyring" \
 	bpftool prog verify pinned notes.txt ""
-offers "completion: a signature file after prog verify HEADER signature" "sig.der" \
-	bpftool -i cert.der prog verify prog.lskel.h signature si
+# (no completion after "id", which lists the host's programs)
+offers_exactly "completion: digest and keyring after prog verify id N" "digest keyring" \
+	bpftool prog verify id 42 ""
+offers_exactly "completion: system keyrings after keyring" "builtin platform secondary" \
+	bpftool prog verify id 42 keyring ""
+offers_exactly "completion: digest once keyring is given" "digest" \
+	bpftool prog verify id 42 keyring builtin ""
+offers_exactly "completion: nothing after digest and keyring" "" \
+	bpftool prog verify id 42 digest abc keyring 123 ""
 set -eu
