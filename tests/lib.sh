@@ -68,6 +68,24 @@ skid() {
 	openssl x509 -in "$1" -noout -ext subjectKeyIdentifier | tail -n 1 | tr -d ' :' | tr A-F a-f
 }
 
+# key_digest CERT: the signer key digest the kernel records and bpftool
+# prints (fdinfo prog_sig_signer_key, "signer key"): SHA-256 of the
+# certificate's subjectPublicKey BIT STRING contents without the unused-bits
+# octet, found here with openssl asn1parse in the SubjectPublicKeyInfo
+key_digest() {
+	local cert=$1 spki=$WORK/key-digest.spki.der at
+	openssl x509 -in "$cert" -pubkey -noout | openssl pkey -pubin -outform DER -out "$spki"
+	# offset, header length and length of the BIT STRING at depth 1
+	at=$(openssl asn1parse -inform DER -in "$spki" |
+		sed -nE 's/^ *([0-9]+):d=1 +hl= *([0-9]+) +l= *([0-9]+) +prim: +BIT STRING.*/\1 \2 \3/p')
+	set -- $at
+	[ $# = 3 ] || { echo "key_digest: no BIT STRING in the key of $cert" >&2; return 1; }
+	# a key's BIT STRING has no unused bits
+	[ "$(xxd -s $(($1 + $2)) -l 1 -p "$spki")" = 00 ] ||
+		{ echo "key_digest: unused bits in the key of $cert" >&2; return 1; }
+	tail -c +$(($1 + $2 + 2)) "$spki" | head -c $(($3 - 1)) | openssl dgst -sha256 -r | cut -c1-64
+}
+
 # A fresh scratch folder per test script, removed on exit.
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

@@ -61,22 +61,6 @@ for k in rsa p256; do
 done
 
 # --- Printed digests are openssl's over the blobs lskel-blob reads ---
-# key_digest CERT: SHA-256 of the certificate's subjectPublicKey BIT STRING
-# contents without the unused-bits octet (what the kernel records as the
-# signer's key), found by openssl asn1parse in the SubjectPublicKeyInfo
-key_digest() {
-	local spki=$WORK/spki.der at
-	openssl x509 -in "$1" -pubkey -noout | openssl pkey -pubin -outform DER -out "$spki"
-	# offset, header length and length of the BIT STRING at depth 1
-	at=$(openssl asn1parse -inform DER -in "$spki" |
-		sed -nE 's/^ *([0-9]+):d=1 +hl= *([0-9]+) +l= *([0-9]+) +prim: +BIT STRING.*/\1 \2 \3/p')
-	set -- $at
-	[ $# = 3 ] || { echo "key_digest: no BIT STRING in $spki" >&2; return 1; }
-	# the unused-bits octet of a key is 0
-	[ "$(xxd -s $(($1 + $2)) -l 1 -p "$spki")" = 00 ] ||
-		{ echo "key_digest: unused bits in $spki" >&2; return 1; }
-	tail -c +$(($1 + $2 + 2)) "$spki" | head -c $(($3 - 1)) | openssl dgst -sha256 -r | cut -c1-64
-}
 row() { printf '%-20s %s\n' "$1" "$2"; }
 for k in rsa p256; do
 	d=$WORK/blobs-$k
@@ -166,6 +150,16 @@ expect_status "detached signature over the original, flipped metadata: status 1"
 expect_err "wrong certificate" 1 \
 	"opts_sig was made by key id $(skid "$WORK/rsa.crt"), not by certificate $WORK/p256.der (CN=bpftool test p256)" \
 	bt prog verify file "$H" -i "$WORK/p256.der"
+# Another key under the signer's subjectKeyIdentifier: names match, the
+# signature does not verify
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$WORK/forged.key" -subj "/CN=bpftool test forged" \
+	-days 2 -addext "subjectKeyIdentifier=$(skid "$WORK/rsa.crt")" -out "$WORK/forged.crt" 2>/dev/null
+expect_eq "forged certificate has the signer's subjectKeyIdentifier, another key" \
+	"$(skid "$WORK/rsa.crt") different" \
+	"$(skid "$WORK/forged.crt") $([ "$(key_digest "$WORK/forged.crt")" != "$(key_digest "$WORK/rsa.crt")" ] && echo different)"
+expect_err "certificate with the signer's subjectKeyIdentifier and another key" 1 \
+	"opts_sig does not verify over the loader and its metadata with certificate $WORK/forged.crt" \
+	bt prog verify file "$H" -i "$WORK/forged.crt"
 expect_err "unsigned header" 1 "$WORK/unsigned.h is not signed: no opts_sig and opts_excl_hash" \
 	bt prog verify file "$WORK/unsigned.h" -i "$WORK/rsa.crt"
 expect_err "unsigned header with a detached signature" 1 \
