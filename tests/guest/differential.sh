@@ -3,7 +3,7 @@
 # case signs a light skeleton's loader and metadata (taken from a header
 # bpftool generated) in some way, hands the signature to BPF_PROG_LOAD
 # (sig_load --insns --meta, as skel_internal.h loads the loader) and to
-# "bpftool prog verify HEADER signature SIG" (offline, no kernel involved;
+# "bpftool prog verify file HEADER signature SIG" (offline, no kernel involved;
 # the same static bpftool as on the host), and checks
 #   - the kernel's exact answer (ok or errno), and
 #   - that prog verify accepts (0) exactly when the kernel does, refusing (1)
@@ -80,7 +80,7 @@ printf '%-40s %-14s %s\n' "signature" "kernel" "prog verify" >table
 case_() {
 	local name=$1 sig=$2 cert=$3 want=$4 got status=0 offline
 	got=$(kernel "$sig")
-	"$BPFTOOL" -i "$cert.crt" prog verify "$H" signature "$sig" >/dev/null 2>"$name.err" ||
+	"$BPFTOOL" -i "$cert.crt" prog verify file "$H" signature "$sig" >/dev/null 2>"$name.err" ||
 		status=$?
 	case "$status" in
 	0) offline=accepts ;;
@@ -119,5 +119,9 @@ case_ "over the instructions only" insns-only.sig rsa2048 EKEYREJECTED
 case_ "one signature byte flipped" flipped.sig rsa2048 EKEYREJECTED
 case_ "truncated" truncated.sig rsa2048 EBADMSG
 case_ "random bytes" junk.sig rsa2048 EBADMSG
+# prog verify says why a signature over the instructions alone fails
+expect_eq "differential: over the instructions only: prog verify names the 6.18 protocol" \
+	"Error: insns-only.sig covers the loader's instructions only, as light skeletons of the 6.18 protocol are signed; the kernel checks the instructions and the metadata: regenerate the header with 'gen skeleton -S' or re-sign it with 'prog sign file $H'" \
+	"$(cat "over the instructions only.err")"
 echo "kernel and prog verify, case by case:"
 cat table

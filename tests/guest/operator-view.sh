@@ -13,6 +13,7 @@ serial=$(keyctl show @s | awk '/keyring: _ses/ { print $1; exit }')
 skid=$(openssl x509 -in "$T/keys/signer.pem" -noout -ext subjectKeyIdentifier |
 	tail -1 | tr -d ' :' | tr 'A-F' 'a-f')
 loader=$(cat "$T/fentry_count.loader.sha256")
+key=$(key_digest "$T/keys/signer.pem")
 dir=/sys/fs/bpf/operator
 mkdir -p "$dir"
 
@@ -52,11 +53,13 @@ expect_eq "lskel prog: loader keyring is a user keyring" user \
 expect_eq "lskel prog: loader keyring serial is the session keyring" "$serial" \
 	"$(jq -r .loader.signature.keyring_serial lskel.json)"
 expect_eq "lskel prog: loader signer = the certificate's SKID" "$skid" \
-	"$(jq -r .loader.signature.signer lskel.json)"
+	"$(jq -r .loader.signature.signer.key_id lskel.json)"
+expect_eq "lskel prog: loader signer key = openssl SHA-256 of the certificate's key" "sha256:$key" \
+	"$(jq -r .loader.signature.signer.key lskel.json)"
 expect_eq "lskel prog: loader's signature covers its metadata map" 1 \
 	"$(jq -r .loader.signature.covers_maps lskel.json)"
 expect_eq "lskel prog: loader digest = what prog verify prints offline for the header" \
-	"$("$BPFTOOL" -j prog verify "$T/fentry_count.lskel.h" -i "$T/keys/signer.pem" | jq -r .loader)" \
+	"$("$BPFTOOL" -j prog verify file "$T/fentry_count.lskel.h" -i "$T/keys/signer.pem" | jq -r .loader_digest)" \
 	"$(jq -r .loader.digest lskel.json)"
 expect_eq "lskel prog: plain output names the loader" \
 	"	loader sha256:$loader  signature verified  keyring user $serial  signer $skid  covers 1 map" \
@@ -74,7 +77,9 @@ expect_eq "signed prog: digest = openssl SHA-256 of its instructions" "sha256:$d
 	"$(jq -r .digest signed.json)"
 expect_eq "signed prog: verified" verified "$(jq -r .signature.verdict signed.json)"
 expect_eq "signed prog: signer = the certificate's SKID" "$skid" \
-	"$(jq -r .signature.signer signed.json)"
+	"$(jq -r .signature.signer.key_id signed.json)"
+expect_eq "signed prog: signer key = openssl SHA-256 of the certificate's key" "sha256:$key" \
+	"$(jq -r .signature.signer.key signed.json)"
 expect_eq "signed prog: no loader" null "$(jq -r .loader signed.json)"
 expect_eq "signed prog: signature over instructions alone covers 0 maps" 0 \
 	"$(jq -r .signature.covers_maps signed.json)"
@@ -90,13 +95,14 @@ n=$("$BPFTOOL" -j prog show | jq '[.[] | select(.digest | startswith("sha256:"))
 total=$("$BPFTOOL" -j prog show | jq length)
 expect_eq "prog show lists a digest for every program" "$total" "$n"
 
-# Maps: content hash of a frozen array, "not frozen", exclusive owner.
+# Maps: content hash of a frozen array, none yet for an unfrozen one,
+# exclusive owner.
 "$BPFTOOL" map create "$dir/arr" type array key 4 value 8 entries 2 name arr
 "$BPFTOOL" map update pinned "$dir/arr" key 1 0 0 0 value 1 2 3 4 5 6 7 8
-expect_eq "map: unfrozen array shows 'hash not frozen'" "	hash not frozen" \
-	"$("$BPFTOOL" map show pinned "$dir/arr" | grep -P '^\thash ')"
-expect_eq "map: unfrozen array JSON hash is null" null \
-	"$("$BPFTOOL" -j map show pinned "$dir/arr" | jq -r .hash)"
+expect_eq "map: unfrozen array shows no hash line" "" \
+	"$("$BPFTOOL" map show pinned "$dir/arr" | grep -P '^\thash' || true)"
+expect_eq "map: unfrozen array JSON has \"hash\": null" true \
+	"$("$BPFTOOL" -j map show pinned "$dir/arr" | jq 'has("hash") and .hash == null')"
 "$BPFTOOL" map freeze pinned "$dir/arr"
 want=$(printf '0000000000000000''0102030405060708' | xxd -r -p | openssl dgst -sha256 -r | cut -c1-64)
 expect_eq "map: frozen array hash = openssl over its values" "	hash sha256:$want" \
@@ -105,7 +111,9 @@ expect_eq "map: frozen array JSON hash" "sha256:$want" \
 	"$("$BPFTOOL" -j map show pinned "$dir/arr" | jq -r .hash)"
 "$BPFTOOL" map create "$dir/hash" type hash key 4 value 8 entries 2 name h
 expect_eq "map: HASH map shows no hash" "" \
-	"$("$BPFTOOL" map show pinned "$dir/hash" | grep -P '^\thash ' || true)"
+	"$("$BPFTOOL" map show pinned "$dir/hash" | grep -P '^\thash' || true)"
+expect_eq "map: HASH map JSON has no \"hash\" key" false \
+	"$("$BPFTOOL" -j map show pinned "$dir/hash" | jq 'has("hash")')"
 "$T/excl_maps" dump insns.bin
 excl=$(openssl dgst -sha256 -r insns.bin | cut -c1-64)
 "$T/excl_maps" digest "$excl" "$dir" >/dev/null
