@@ -32,3 +32,16 @@ expect_status "bpftool prog load -S: loads" 0 "$BPFTOOL" -S -k "$T/keys/signer.k
 n=$(keyctl rlist @s 2>/dev/null | wc -w)
 expect_eq "bpftool prog load -S: certificate enrolled in the session keyring" 1 "$n"
 # (the loader keeps nothing once bpftool exits: policy.sh checks the verdict)
+
+# A certificate without subjectKeyIdentifier cannot sign (the kernel names
+# a program's signer by it): refused before anything is enrolled or loaded
+keyctl new_session >/dev/null
+openssl req -new -x509 -key "$T/keys/signer.key" -subj "/CN=bpf-signing-tests no SKID" -days 2 \
+	-addext subjectKeyIdentifier=none -out "$WORK/noskid.pem"
+expect_status "bpftool prog load -S, certificate without subjectKeyIdentifier: refused" 255 \
+	"$BPFTOOL" -S -k "$T/keys/signer.key" -i "$WORK/noskid.pem" prog load "$T/fentry_count.bpf.o" \
+	/sys/fs/bpf/noskid_fentry
+expect_eq "bpftool prog load -S, certificate without subjectKeyIdentifier: says why" 1 \
+	"$(grep -c -x -F "Error: certificate $WORK/noskid.pem has no subjectKeyIdentifier, by which the kernel names a program's signer: make it with one (openssl req -addext subjectKeyIdentifier=hash)" "$WORK/err" || true)"
+expect_eq "bpftool prog load -S, certificate without subjectKeyIdentifier: nothing enrolled" 0 \
+	"$(keyctl rlist @s 2>/dev/null | wc -w)"
