@@ -191,7 +191,7 @@ if [ -f "$kkey" ]; then
 		"builtin|$(key_digest "$kkey")" \
 		"$(raw prog_sig_keyring kbuiltin.fdinfo)|$(raw prog_sig_signer_key kbuiltin.fdinfo)"
 else
-	fail "kernel signing key staged in out/" "$kkey missing"
+	fail "prog verify: kernel signing key staged in out/" "$kkey missing"
 fi
 
 # --- Usage errors: 2 ---
