@@ -521,7 +521,7 @@ expect_err "old spelling prog verify HEADER signature SIGFILE" 2 \
 	"expected 'id', 'tag', 'name' or 'pinned', got: '$F/old.h'?" \
 	bt prog verify "$F/old.h" -i "$WORK/rsa.crt" signature "$D/opts_sig.bin"
 expect_err "old spelling prog verify HEADER" 2 \
-	"expected 'id', 'tag', 'name' or 'pinned', got: '$F/old.h'?" \
+	"'verify' needs at least 2 arguments, 1 found" \
 	bt prog verify "$F/old.h" -i "$WORK/rsa.crt"
 expect_status "JSON error on failure: status 1" 1 \
 	bt -j prog verify file "$WORK/flip-opts_data.h" -i "$WORK/rsa.crt"
