@@ -319,39 +319,39 @@ expect_err() {
 
 key=$WORK/rsa2048.key
 crt=$WORK/rsa2048.crt
-expect_err "-S without -k and -i" 234 \
+expect_err "-S without -k and -i" 255 \
 	"-i <identity_x509_cert> and -k <private_key> must be supplied with -S for signing" \
 	skel -S
-expect_err "-S -k without -i" 234 \
+expect_err "-S -k without -i" 255 \
 	"-i <identity_x509_cert> and -k <private_key> must be supplied with -S for signing" \
 	skel -S -k "$key"
-expect_err "-k without -S" 234 \
+expect_err "-k without -S" 255 \
 	"--sign (or -S) must be explicitly passed with -i <identity_x509_cert> and -k <private_key> to sign the programs" \
 	skel -L -k "$key"
-expect_err "-k -i without -S" 234 \
+expect_err "-k -i without -S" 255 \
 	"--sign (or -S) must be explicitly passed with -i <identity_x509_cert> and -k <private_key> to sign the programs" \
 	skel -k "$key" -i "$crt"
-expect_err "missing key file" 254 \
+expect_err "missing key file" 255 \
 	"failed to open private key $WORK/none.key: No such file or directory" \
 	skel -S -k "$WORK/none.key" -i "$crt"
-expect_err "missing cert file" 254 \
+expect_err "missing cert file" 255 \
 	"failed to open certificate $WORK/none.crt: No such file or directory" \
 	skel -S -k "$key" -i "$WORK/none.crt"
-expect_err "key is a directory" 235 "failed to read private key $WORK: Is a directory" \
+expect_err "key is a directory" 255 "failed to read private key $WORK: Is a directory" \
 	skel -S -k "$WORK" -i "$crt"
 : >"$WORK/empty.key"
-expect_err "empty key file" 234 "private key $WORK/empty.key is empty" \
+expect_err "empty key file" 255 "private key $WORK/empty.key is empty" \
 	skel -S -k "$WORK/empty.key" -i "$crt"
 
 openssl pkey -in "$key" -outform DER -out "$WORK/rsa2048.key.der"
-expect_err "DER private key" 234 "private key $WORK/rsa2048.key.der is in DER format, PEM is required" \
+expect_err "DER private key" 255 "private key $WORK/rsa2048.key.der is in DER format, PEM is required" \
 	skel -S -k "$WORK/rsa2048.key.der" -i "$crt"
-expect_err "certificate given as key" 234 "no private key in PEM file $crt" \
+expect_err "certificate given as key" 255 "no private key in PEM file $crt" \
 	skel -S -k "$crt" -i "$crt"
-expect_err "key does not match cert" 234 \
+expect_err "key does not match cert" 255 \
 	"private key $key does not match certificate $WORK/p256.crt" \
 	skel -S -k "$key" -i "$WORK/p256.crt"
-expect_err "ECDSA key does not match RSA cert (DER)" 234 \
+expect_err "ECDSA key does not match RSA cert (DER)" 255 \
 	"private key $WORK/p384.key does not match certificate $WORK/rsa2048.der" \
 	skel -S -k "$WORK/p384.key" -i "$WORK/rsa2048.der"
 
@@ -363,20 +363,20 @@ openssl x509 -req -in "$WORK/noski.csr" -signkey "$key" -days 2 -out "$WORK/nosk
 openssl req -new -x509 -key "$key" -subj "/CN=bpftool test no SKI" -days 2 \
 	-addext subjectKeyIdentifier=none -out "$WORK/noski-v3.crt"
 for c in noski-v1 noski-v3; do
-	# (status 234 today: gen skeleton's exit statuses become 255)
+	# (gen skeleton exits with 255 on every error)
 	expect_err "$c certificate without subjectKeyIdentifier" 255 \
 		"certificate $WORK/$c.crt has no subjectKeyIdentifier, by which the kernel names a program's signer: make it with one (openssl req -addext subjectKeyIdentifier=hash)" \
 		skel -S -k "$key" -i "$WORK/$c.crt"
 done
 
 echo "this is not a certificate" >"$WORK/garbage.crt"
-expect_err "garbage cert" 234 "certificate $WORK/garbage.crt is not in DER or PEM format" \
+expect_err "garbage cert" 255 "certificate $WORK/garbage.crt is not in DER or PEM format" \
 	skel -S -k "$key" -i "$WORK/garbage.crt"
 { printf '\060\202\001\000'; head -c 64 /dev/zero; } >"$WORK/short-der.crt"
-expect_err "truncated DER cert" 234 "certificate $WORK/short-der.crt is not in DER or PEM format" \
+expect_err "truncated DER cert" 255 "certificate $WORK/short-der.crt is not in DER or PEM format" \
 	skel -S -k "$key" -i "$WORK/short-der.crt"
 # DER, but not a certificate: the reason comes from libcrypto
-expect_status "DER private key as cert: exit status" 234 \
+expect_status "DER private key as cert: exit status" 255 \
 	skel -S -k "$key" -i "$WORK/rsa2048.key.der"
 case "$(cat "$WORK/err")" in
 "Error: failed to parse certificate $WORK/rsa2048.key.der: "?*)
@@ -387,15 +387,15 @@ esac
 expect_eq "DER private key as cert: nothing on stdout" 0 "$(wc -c <"$WORK/out")"
 
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 -out "$WORK/rsa1024.key" 2>/dev/null
-expect_err "RSA-1024 key" 234 \
+expect_err "RSA-1024 key" 255 \
 	"unsupported RSA key size in $WORK/rsa1024.key: 1024 bits, expected 2048 to 4096" \
 	skel -S -k "$WORK/rsa1024.key" -i "$crt"
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-521 -out "$WORK/p521.key"
-expect_err "P-521 key" 234 \
+expect_err "P-521 key" 255 \
 	"unsupported elliptic curve in $WORK/p521.key: secp521r1, expected P-256 or P-384" \
 	skel -S -k "$WORK/p521.key" -i "$crt"
 openssl genpkey -algorithm ED25519 -out "$WORK/ed25519.key"
-expect_err "Ed25519 key" 234 "unsupported key type in $WORK/ed25519.key, expected RSA or ECDSA" \
+expect_err "Ed25519 key" 255 "unsupported key type in $WORK/ed25519.key, expected RSA or ECDSA" \
 	skel -S -k "$WORK/ed25519.key" -i "$crt"
 
 # Encrypted keys (PKCS#8 and traditional): the passphrase comes from
@@ -403,10 +403,10 @@ expect_err "Ed25519 key" 234 "unsupported key type in $WORK/ed25519.key, expecte
 openssl pkcs8 -topk8 -in "$key" -v2 aes-256-cbc -passout pass:s3cret -out "$WORK/enc8.key"
 openssl rsa -in "$key" -aes256 -traditional -passout pass:s3cret -out "$WORK/enctrad.key" 2>/dev/null
 for enc in enc8 enctrad; do
-	expect_err "$enc key without BPFTOOL_SIGN_PIN" 234 \
-		"private key $WORK/$enc.key is encrypted: set BPFTOOL_SIGN_PIN to its passphrase" \
+	expect_err "$enc key without BPFTOOL_SIGN_PIN" 255 \
+		"private key $WORK/$enc.key is encrypted: set BPFTOOL_SIGN_PIN to file:PATH, fd:N or its passphrase" \
 		skel -S -k "$WORK/$enc.key" -i "$crt" </dev/null
-	expect_err "$enc key with a wrong BPFTOOL_SIGN_PIN" 234 \
+	expect_err "$enc key with a wrong BPFTOOL_SIGN_PIN" 255 \
 		"failed to decrypt private key $WORK/$enc.key with the passphrase in BPFTOOL_SIGN_PIN" \
 		env BPFTOOL_SIGN_PIN=wrong "$BPFTOOL" -S -k "$WORK/$enc.key" -i "$crt" \
 		gen skeleton "$obj" name sign_min </dev/null

@@ -28,9 +28,8 @@ expect_eq "full build: version -j says crypto true" true \
 
 make_key k -algorithm RSA -pkeyopt rsa_keygen_bits:2048
 obj=$T/fentry_count.bpf.o
-# 234 (-EINVAL) as the other signing option errors today (gen-skeleton-sign.sh);
-# issue 13 moves all of them to bpftool's 255
-expect_status "SKIP_CRYPTO=1: gen skeleton -S is refused (234, as -S errors today)" 234 \
+# 255, as every bpftool error
+expect_status "SKIP_CRYPTO=1: gen skeleton -S is refused (255)" 255 \
 	"$nc" -S -k "$WORK/k.key" -i "$WORK/k.crt" gen skeleton "$obj"
 expect_eq "SKIP_CRYPTO=1: ... and says why, on stderr only" \
 	"Error: signing is not supported in this build of bpftool (built without libcrypto)|" \

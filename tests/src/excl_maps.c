@@ -71,11 +71,29 @@ static void test_libbpf(void)
 	}
 	map_excl__destroy(skel);
 
+	/* An owner that is not loaded is refused before the map is created. */
+	skel = map_excl__open();
+	if (!skel)
+		return;
+	bpf_map__set_exclusive_program(skel->maps.excl_map, skel->progs.should_have_access);
+	bpf_program__set_autoload(skel->progs.should_not_have_access, true);
+	libbpf_log[0] = 0;
+	libbpf_set_print(capture_print);
+	err = map_excl__load(skel);
+	libbpf_set_print(NULL);
+	CHECK("libbpf: owner with autoload off is refused with EINVAL", err == -EINVAL,
+	      "err %d", err);
+	CHECK("libbpf: ... and the message names the map and the program",
+	      strstr(libbpf_log, "map 'excl_map': exclusive program 'should_have_access' is not loaded (autoload is off)\n"),
+	      "log:\n%s", libbpf_log);
+	map_excl__destroy(skel);
+
 	/* Any other program is refused, and the verifier log says why. */
 	skel = map_excl__open();
 	if (!skel)
 		return;
 	bpf_map__set_exclusive_program(skel->maps.excl_map, skel->progs.should_have_access);
+	bpf_program__set_autoload(skel->progs.should_have_access, true);
 	bpf_program__set_autoload(skel->progs.should_not_have_access, true);
 	libbpf_log[0] = 0;
 	libbpf_set_print(capture_print);
