@@ -204,7 +204,7 @@ expect_err "unknown keyword" 2 "expected 'digest HEX' or 'keyring KEYRING' once 
 	bt prog verify pinned "$P" bogus
 expect_err "keyring twice" 2 "expected 'digest HEX' or 'keyring KEYRING' once each, got: 'keyring'" \
 	bt prog verify pinned "$P" keyring builtin keyring builtin
-expect_err "private key" 2 "prog verify takes no private key (-k)" \
+expect_err "private key" 2 "command 'prog verify' does not take option -k" \
 	bt prog verify pinned "$P" -k "$T/keys/signer.key" -i "$T/keys/signer.pem"
 expect_status "no such program id" 2 bt prog verify id 999999 -i "$T/keys/signer.pem"
 expect_status "not a pinned program" 2 bt prog verify pinned "$dir/none" -i "$T/keys/signer.pem"
