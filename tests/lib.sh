@@ -28,6 +28,16 @@ expect_status() {
 	fi
 }
 
+# expect_err NAME STATUS MESSAGE COMMAND...: COMMAND exits with exactly
+# STATUS, prints exactly "Error: MESSAGE" on stderr and nothing on stdout
+expect_err() {
+	local name=$1 status=$2 msg=$3
+	shift 3
+	expect_status "$name: exit status" "$status" "$@"
+	expect_eq "$name: message" "Error: $msg" "$(cat "$WORK/err")"
+	expect_eq "$name: nothing on stdout" 0 "$(wc -c <"$WORK/out")"
+}
+
 # run_tool TOOL ARGS...: run the C test tool out/tests/TOOL, which prints
 # its own PASS/FAIL lines. Any other ending than exit status 0 is a failure
 # naming the tool: a crash, a missing tool, a usage or setup error, or a

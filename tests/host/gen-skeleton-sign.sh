@@ -308,14 +308,6 @@ compile "unsigned header against a skel_internal.h without the define compiles" 
 	"$WORK/inc-unsigned" "$WORK/oldlib" "$WORK/use-unsigned.c"
 
 # --- Errors: exact status and message, nothing on stdout ---
-# expect_err NAME STATUS MESSAGE COMMAND...
-expect_err() {
-	local name=$1 status=$2 msg=$3
-	shift 3
-	expect_status "$name: exit status" "$status" "$@"
-	expect_eq "$name: message" "Error: $msg" "$(cat "$WORK/err")"
-	expect_eq "$name: nothing on stdout" 0 "$(wc -c <"$WORK/out")"
-}
 
 key=$WORK/rsa2048.key
 crt=$WORK/rsa2048.crt

@@ -29,14 +29,6 @@ hex() { od -An -v -tx1 "$1" | tr -d ' \n'; }
 skel() { "$BPFTOOL" "$@" gen skeleton "$obj" name sign_min; }
 bt() { "$BPFTOOL" "$@"; }
 
-# expect_err NAME STATUS MESSAGE COMMAND...: exact status and error, no stdout
-expect_err() {
-	local name=$1 status=$2 msg=$3
-	shift 3
-	expect_status "$name: exit status" "$status" "$@"
-	expect_eq "$name: message" "Error: $msg" "$(cat "$WORK/err")"
-	expect_eq "$name: nothing on stdout" 0 "$(wc -c <"$WORK/out")"
-}
 
 # no_stray DIR: no temporary file left in DIR
 no_stray() {

@@ -22,14 +22,6 @@ C=$WORK/rsa.crt
 bt() { "$BPFTOOL" "$@"; }
 skel() { "$BPFTOOL" "$@" gen skeleton "$obj" name sign_min; }
 
-# expect_err NAME STATUS MESSAGE COMMAND...: exact status and error, no stdout
-expect_err() {
-	local name=$1 status=$2 msg=$3
-	shift 3
-	expect_status "$name: exit status" "$status" "$@"
-	expect_eq "$name: message" "Error: $msg" "$(cat "$WORK/err")"
-	expect_eq "$name: nothing on stdout" 0 "$(wc -c <"$WORK/out")"
-}
 
 if ! skel -S -k "$K" -i "$C" >"$WORK/signed.h" 2>"$WORK/err"; then
 	fail "gen skeleton -S" "$(head -c 300 "$WORK/err")"
