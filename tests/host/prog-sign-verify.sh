@@ -371,6 +371,14 @@ else
 	owner_check=("replaced header keeps its mode 640 (not root: owner not checked)" 640 '%a')
 fi
 python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.bpfsign", b"v")' "$xdir/m.h"
+# trusted. (like security.) is the administrator's and the LSMs': not copied.
+# Only root may set it (tmpfs and ext4 store it); for others it is EPERM.
+trusted_set=$(python3 -c 'import os, sys
+try:
+	os.setxattr(sys.argv[1], "trusted.bpfsign", b"t")
+	print("set")
+except OSError as e:
+	print("OSError", e.errno)' "$xdir/m.h" 2>&1)
 ino=$(stat -c %i "$xdir/m.h")
 expect_status "re-sign in place a header with mode, owner and xattr" 0 signrsa "$xdir/m.h"
 expect_eq "replaced header holds the re-signed header" "" "$(cmp "$xdir/m.h" "$H" 2>&1)"
@@ -379,6 +387,17 @@ expect_eq "replaced header is a new file (other inode), not rewritten" yes \
 expect_eq "${owner_check[0]}" "${owner_check[1]}" "$(stat -c "${owner_check[2]}" "$xdir/m.h")"
 expect_eq "replaced header keeps its user.bpfsign extended attribute" "b'v'" \
 	"$(python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "user.bpfsign"))' "$xdir/m.h" 2>&1)"
+if [ "$(id -u)" = 0 ]; then
+	expect_eq "root sets trusted.bpfsign on the header before it is replaced" set "$trusted_set"
+else
+	expect_eq "not root: trusted.bpfsign cannot be set (EPERM)" "OSError 1" "$trusted_set"
+fi
+expect_eq "replaced header does not get the old file's trusted.bpfsign attribute" \
+	"OSError 61" "$(python3 -c 'import os, sys
+try:
+	print(os.getxattr(sys.argv[1], "trusted.bpfsign"))
+except OSError as e:
+	print("OSError", e.errno)' "$xdir/m.h" 2>&1)"
 no_stray "replaced header" "$xdir"
 # A new file gets 0666 minus the umask, not mkstemp's 0600
 expect_status "out FILE new, umask 027" 0 \
