@@ -10,7 +10,8 @@ SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .DEFAULT_GOAL := all
 
-.PHONY: all deps tree kernel kernel-kasan kernel-distro kernel-pristine tools rootfs tests \
+.PHONY: all deps tree kernel kernel-kasan kernel-distro kernel-pristine kernel-pristine-distro \
+	tools rootfs tests \
 	demo check check-host check-guest shell export-patches check-series \
 	lint man bench fuzz selftests clean
 
@@ -19,7 +20,7 @@ SANITIZE ?= 0
 # make check KASAN=1: guest tests on a kernel with KASAN and kmemleak
 KASAN ?= 0
 # make check DISTRO=1: guest tests on a kernel with Debian's BPF, keys,
-# crypto, LSM and integrity options (make selftests DISTRO=1 too)
+# crypto, LSM and integrity options
 DISTRO ?= 0
 # the kernel variant the guest tests need besides out/bzImage
 variant := $(if $(filter 1,$(KASAN)),kernel-kasan) $(if $(filter 1,$(DISTRO)),kernel-distro)
@@ -42,7 +43,8 @@ kernel: tree
 # Variants, each in its own worktree: KASAN and kmemleak (out/bzImage-kasan),
 # Debian's own BPF, keys, crypto, LSM and integrity options
 # (out/bzImage-distro), and Debian's kernel without the series, for make
-# bench (out/bzImage-pristine)
+# bench (out/bzImage-pristine) and, configured as DISTRO, make selftests
+# (out/bzImage-pristine-distro)
 kernel-kasan: kernel
 	@scripts/build-kernel kasan
 
@@ -51,6 +53,9 @@ kernel-distro: kernel
 
 kernel-pristine: tree
 	@scripts/build-kernel pristine
+
+kernel-pristine-distro: kernel
+	@scripts/build-kernel pristine-distro
 
 tools: kernel
 	@scripts/build-tools
@@ -83,10 +88,11 @@ shell: all rootfs
 bench: all rootfs tests kernel-pristine
 	@tests/bench/run
 
-# The tree's own BPF selftests that run in the guest (test_tag); slow under
-# TCG, so not part of make check.
-selftests: all rootfs tests $(variant)
-	@KASAN=$(KASAN) DISTRO=$(DISTRO) tests/selftests/run
+# The tree's own BPF selftests (test_tag, test_verifier, test_maps, part of
+# test_progs) on the patched and the pristine DISTRO=1 kernel, compared
+# test by test (tests/selftests/run); slow under TCG, so not in make check.
+selftests: all rootfs tests kernel-distro kernel-pristine-distro
+	@tests/selftests/run
 
 # Series hygiene: checkpatch --strict (scripts/checkpatch-allowlist says
 # what is accepted and why), bpftool's synctypes check, man pages without

@@ -142,6 +142,23 @@ expect_err "signed prog: other certificate" 1 \
 	"the program was signed by key sha256:$key (key id $skid), not by the key of certificate other.pem (sha256:$other_key, key id $other)" \
 	bt prog verify pinned "$dir/signed" -i other.pem keyring "$serial"
 
+# --- bpftool built without libcrypto (SKIP_CRYPTO=1): digests and keyring
+# verdicts need no libcrypto, only -i does ---
+nc=$OUT/bpftool-nocrypto/bpftool
+expect_status "SKIP_CRYPTO=1 bpftool: signed prog, openssl digest" 0 \
+	"$nc" prog verify pinned "$dir/signed" digest "$sum"
+expect_eq "SKIP_CRYPTO=1 bpftool: ... JSON as the full build's" \
+	"$(bt -j prog verify pinned "$dir/signed" digest "$sum")" \
+	"$("$nc" -j prog verify pinned "$dir/signed" digest "$sum" 2>&1)"
+expect_err "SKIP_CRYPTO=1 bpftool: digest mismatch" 1 \
+	"program digest sha256:$sum is not sha256:$loader" \
+	"$nc" prog verify pinned "$dir/signed" digest "$loader"
+expect_status "SKIP_CRYPTO=1 bpftool: keyring SERIAL verdict" 0 \
+	"$nc" prog verify pinned "$dir/signed" keyring "$serial"
+expect_err "SKIP_CRYPTO=1 bpftool: -i" 2 \
+	"certificates are not supported in this build of bpftool (built without libcrypto)" \
+	"$nc" prog verify pinned "$dir/signed" -i "$T/keys/signer.pem"
+
 # --- Unsigned programs ---
 expect_err "unsigned prog with -i" 1 "the program is not signed" \
 	bt prog verify pinned "$dir/unsigned" -i "$T/keys/signer.pem"

@@ -121,6 +121,61 @@ static int create_map(enum bpf_map_type type, __u64 hash, __u32 hash_size, int i
 	return sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 }
 
+/* r2 = prog array (ld_imm64, map fd); r3 = 0; tail call; r0 = 0; exit */
+static int load_tail_call(int prog_array_fd)
+{
+	struct bpf_insn insns[6];
+	union bpf_attr attr;
+
+	memset(insns, 0, sizeof(insns));
+	insns[0].code = BPF_LD | BPF_DW | BPF_IMM;
+	insns[0].dst_reg = BPF_REG_2;
+	insns[0].src_reg = BPF_PSEUDO_MAP_FD;
+	insns[0].imm = prog_array_fd;
+	insns[2].code = BPF_ALU64 | BPF_MOV | BPF_K;
+	insns[2].dst_reg = BPF_REG_3;
+	insns[3].code = BPF_JMP | BPF_CALL;
+	insns[3].imm = BPF_FUNC_tail_call;
+	insns[4].code = BPF_ALU64 | BPF_MOV | BPF_K;
+	insns[4].dst_reg = BPF_REG_0;
+	insns[5].code = BPF_JMP | BPF_EXIT;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (unsigned long)insns;
+	attr.insn_cnt = 6;
+	attr.license = (unsigned long)"GPL";
+	return sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
+/* Tail calls: a program array exclusive to another program cannot be
+ * jumped through (the verifier checks it as any map the program names).
+ */
+static void test_tail_call(__u64 hash)
+{
+	int excl, plain, prog;
+
+	plain = create_map(BPF_MAP_TYPE_PROG_ARRAY, 0, 0, 0);
+	prog = plain >= 0 ? load_tail_call(plain) : -1;
+	CHECK("tail call: through an ordinary prog array, the program loads", prog >= 0,
+	      "map %d prog %d", plain, prog);
+	if (prog >= 0)
+		close(prog);
+	if (plain >= 0)
+		close(plain);
+
+	excl = create_map(BPF_MAP_TYPE_PROG_ARRAY, hash, HASH_SIZE, 0);
+	CHECK("tail call: exclusive prog array is created", excl >= 0, "got %d", excl);
+	if (excl < 0)
+		return;
+	prog = load_tail_call(excl);
+	CHECK("tail call: through a prog array exclusive to another program is EACCES",
+	      prog == -EACCES, "got %d", prog);
+	if (prog >= 0)
+		close(prog);
+	close(excl);
+}
+
 static void test_attrs(void)
 {
 	static const __u8 hash[HASH_SIZE] = { 1, 2, 3 };
@@ -168,6 +223,7 @@ static void test_attrs(void)
 	}
 	close(inner);
 	close(excl);
+	test_tail_call(h);
 }
 
 /* r1 = map (ld_imm64, map fd); r0 = ret; exit */

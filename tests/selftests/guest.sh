@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Guest side of make selftests: run the tree's BPF selftests from
+# out/selftests/ and write one line per test, "TOOL<TAB>TEST<TAB>OUTCOME"
+# (OK, SKIP or FAIL), to RESULTS, and each tool's output next to it.
+# Usage: guest.sh RESULTS_DIR
+set -uo pipefail
+res=$1
+dir=$(cd "$(dirname "$0")/../.." && pwd)/out/selftests
+list=$(cd "$(dirname "$0")" && pwd)/test_progs.list
+mkdir -p "$res"
+cd "$dir"
+mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
+
+# run TOOL ARGS...: TOOL's output in RES/TOOL.log, its status in RES/TOOL.rc
+run() {
+	local tool=$1 s
+	s=$(date +%s)
+	timeout 3000 "./$@" >"$res/$tool.log" 2>&1
+	echo $? >"$res/$tool.rc"
+	echo "$tool: exit $(cat "$res/$tool.rc") after $(($(date +%s) - s)) s"
+}
+
+run test_tag
+run test_verifier
+run test_maps
+# test_progs: the tests of what the series touches (test_progs.list)
+run test_progs -t "$(grep -v '^#' "$list" | cut -d' ' -f1 | paste -sd,)"
+
+{
+	# test_tag and test_maps report one verdict for the whole run
+	for t in test_tag test_maps; do
+		o=FAIL
+		[ "$(cat "$res/$t.rc")" = 0 ] && o=OK
+		printf '%s\t(all)\t%s\n' "$t" "$o"
+	done
+	# "#12/u descr OK", "#13/p descr FAIL ...", "#14/u descr SKIP"
+	sed -nE 's/^#([0-9]+\/[up]) (.*) (OK|SKIP|FAIL).*$/test_verifier\t#\1 \2\t\3/p' \
+		"$res/test_verifier.log"
+	# "#27/3    verifier_and/invalid and of negative number:OK"
+	sed -nE 's/^#[0-9]+(\/[0-9]+)?[[:space:]]+(.*):(OK|SKIP|FAIL)$/test_progs\t\2\t\3/p' \
+		"$res/test_progs.log"
+} | sort >"$res/outcomes"
+echo "$(wc -l <"$res/outcomes") outcomes in $res/outcomes"
