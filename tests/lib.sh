@@ -38,6 +38,31 @@ expect_err() {
 	expect_eq "$name: nothing on stdout" 0 "$(wc -c <"$WORK/out")"
 }
 
+# mask_json <JSON: its shape, for a golden file: keys sorted, numbers 0,
+# digests "sha256:<SHA256>", hex strings "<HEX>", the words of a verdict as
+# they are, any other string "<S>"
+mask_json() {
+	jq -S 'walk(if type == "number" then 0
+		elif type != "string" then .
+		elif test("^sha256:[0-9a-f]{64}$") then "sha256:<SHA256>"
+		elif test("^[0-9a-f]+$") then "<HEX>"
+		elif test("^(verified|unsigned|user|builtin|secondary|platform|program|loader|sha256|sha384|sha512|rsaEncryption|id-ecPublicKey|opts_sig)$") then .
+		else "<S>" end)'
+}
+
+# golden FILE NAME: FILE is byte for byte tests/golden/NAME (UPDATE_GOLDEN=1
+# rewrites the golden file instead); mask what varies first
+golden() {
+	if [ -n "${UPDATE_GOLDEN:-}" ]; then
+		cp "$1" "$TESTS_DIR/golden/$2"
+	fi
+	if diff -u "$TESTS_DIR/golden/$2" "$1" >"$WORK/golden.diff"; then
+		pass "output matches golden/$2"
+	else
+		fail "output matches golden/$2" "$(cat "$WORK/golden.diff")"
+	fi
+}
+
 # run_tool TOOL ARGS...: run the C test tool out/tests/TOOL, which prints
 # its own PASS/FAIL lines. Any other ending than exit status 0 is a failure
 # naming the tool: a crash, a missing tool, a usage or setup error, or a

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What an operator sees with bpftool prog show / map show: digests,
 # signature verdicts, the loader behind a light skeleton's programs,
-# map hashes and exclusive owners; plain output golden-compared with the
+# map hashes and exclusive owners; plain and JSON output golden-compared with the
 # variable parts masked, JSON checked with jq.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -23,18 +23,6 @@ mask() {
 		-e 's/keyring user -?[0-9]+/keyring user <SERIAL>/g' \
 		-e 's/signer [0-9a-f]+/signer <SKID>/g' -e 's/(btf_id|memlock|xlated|jited|map_ids|pids) [^ ]+/\1 <N>/g'
 }
-# golden MASKED NAME; UPDATE_GOLDEN=1 rewrites the golden file instead
-golden() {
-	if [ -n "${UPDATE_GOLDEN:-}" ]; then
-		cp "$1" "$TESTS_DIR/guest/golden/$2"
-	fi
-	if diff -u "$TESTS_DIR/guest/golden/$2" "$1" >diff.txt; then
-		pass "plain output matches golden/$2"
-	else
-		fail "plain output matches golden/$2" "$(cat diff.txt)"
-	fi
-}
-
 # A signed light skeleton's programs, pinned; the loader is long gone.
 expect_status "signed light skeleton loads and pins its programs" 0 \
 	"$T/lskel_run" pin "$dir" session
@@ -42,6 +30,8 @@ expect_status "signed light skeleton loads and pins its programs" 0 \
 mask <lskel.txt >lskel.masked
 golden lskel.masked prog-show-lskel.txt
 "$BPFTOOL" -j prog show pinned "$dir/on_entry" >lskel.json
+mask_json <lskel.json >lskel.json.masked
+golden lskel.json.masked prog-show-lskel.json
 expect_eq "lskel prog: JSON digest starts with the tag" \
 	"$(jq -r .tag lskel.json)" "$(jq -r '.digest | ltrimstr("sha256:") | .[0:16]' lskel.json)"
 expect_eq "lskel prog: itself unsigned" unsigned "$(jq -r .signature.verdict lskel.json)"
@@ -73,6 +63,8 @@ openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid -in nom
 "$T/sig_load" load --pin "$dir/unsigned" >/dev/null
 digest=$(openssl dgst -sha256 -r nomap.bin | cut -c1-64)
 "$BPFTOOL" -j prog show pinned "$dir/signed" >signed.json
+mask_json <signed.json >signed.json.masked
+golden signed.json.masked prog-show-signed.json
 expect_eq "signed prog: digest = openssl SHA-256 of its instructions" "sha256:$digest" \
 	"$(jq -r .digest signed.json)"
 expect_eq "signed prog: verified" verified "$(jq -r .signature.verdict signed.json)"
@@ -86,6 +78,8 @@ expect_eq "signed prog: signature over instructions alone covers 0 maps" 0 \
 "$BPFTOOL" prog show pinned "$dir/signed" | mask >signed.masked
 golden signed.masked prog-show-signed.txt
 "$BPFTOOL" -j prog show pinned "$dir/unsigned" >unsigned.json
+mask_json <unsigned.json >unsigned.json.masked
+golden unsigned.json.masked prog-show-unsigned.json
 expect_eq "unsigned prog: unsigned" unsigned "$(jq -r .signature.verdict unsigned.json)"
 expect_eq "unsigned prog: no signer" null "$(jq -r .signature.signer unsigned.json)"
 expect_eq "unsigned prog: no covers_maps" null "$(jq -r .signature.covers_maps unsigned.json)"

@@ -60,6 +60,8 @@ expect_err "lskel prog: another keyring serial is not the one" 1 \
 	"the program's loader was verified against user keyring $serial, not the one asked for" \
 	bt prog verify pinned "$P" keyring $((serial + 1))
 bt -j prog verify pinned "$P" -i "$T/keys/signer.pem" keyring "$serial" >lskel.json || true
+mask_json <lskel.json >lskel.json.masked
+golden lskel.json.masked prog-verify-lskel.json
 expect_eq "lskel prog: JSON facts" \
 	"verified|loader|unsigned|sha256:$loader|verified|user|$serial|$skid|sha256:$key|1" \
 	"$(jq -r '[.verdict, .verified_by, .signature.verdict, .loader.digest, .loader.signature.verdict, .loader.signature.keyring, .loader.signature.keyring_serial, .loader.signature.signer.key_id, .loader.signature.signer.key, .loader.signature.covers_maps] | join("|")' lskel.json 2>&1)"
@@ -130,6 +132,8 @@ expect_status "signed prog: sha256: prefix, upper case" 0 \
 	bt prog verify pinned "$dir/signed" digest "sha256:$(tr a-f A-F <<<"$sum")"
 expect_status "signed prog: -i, digest and keyring" 0 \
 	bt prog verify pinned "$dir/signed" -i "$T/keys/signer.pem" digest "$sum" keyring "$serial"
+bt -j prog verify pinned "$dir/signed" -i "$T/keys/signer.der" keyring "$serial" | mask_json >signed.json.masked
+golden signed.json.masked prog-verify-signed.json
 expect_eq "signed prog: JSON" "verified|program|sha256:$sum|verified|user|$serial|$skid|sha256:$key|0|none" \
 	"$(bt -j prog verify pinned "$dir/signed" -i "$T/keys/signer.der" keyring "$serial" |
 		jq -r '[.verdict, .verified_by, .digest, .signature.verdict, .signature.keyring, .signature.keyring_serial, .signature.signer.key_id, .signature.signer.key, .signature.covers_maps, (.loader // "none")] | join("|")' 2>&1)"

@@ -186,6 +186,8 @@ emb=$(bt -j prog verify file "$H" -i "$WORK/rsa.crt" | jq -c 'del(.signature_fil
 det=$(bt -j prog verify file "$H" -i "$WORK/rsa.crt" signature "$WORK/det.p7s" | jq -c 'del(.signature_file)')
 expect_eq "embedded signature: JSON verdict is verified" verified "$(jq -r .verdict <<<"$emb")"
 expect_eq "detached and embedded: same facts" "$emb" "$det"
+bt -j prog verify file "$H" -i "$WORK/rsa.crt" | mask_json >"$WORK/verify-file.json"
+golden "$WORK/verify-file.json" prog-verify-file.json
 expect_eq "JSON names the detached signature" "$WORK/det.p7s" \
 	"$(bt -j prog verify file "$H" -i "$WORK/rsa.crt" signature "$WORK/det.p7s" | jq -r .signature_file)"
 expect_eq "plain output names the detached signature" "$(row 'signature file:' "$WORK/det.p7s")" \
