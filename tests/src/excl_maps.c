@@ -121,11 +121,29 @@ static int create_map(enum bpf_map_type type, __u64 hash, __u32 hash_size, int i
 	return sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 }
 
+/* A socket filter of CNT instructions; with LOG, the verifier's log */
+static int load_insns(const struct bpf_insn *insns, __u32 cnt, char *log, size_t log_sz)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (unsigned long)insns;
+	attr.insn_cnt = cnt;
+	attr.license = (unsigned long)"GPL";
+	if (log) {
+		log[0] = 0;
+		attr.log_buf = (unsigned long)log;
+		attr.log_size = log_sz;
+		attr.log_level = 1;
+	}
+	return sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
 /* r2 = prog array (ld_imm64, map fd); r3 = 0; tail call; r0 = 0; exit */
 static int load_tail_call(int prog_array_fd)
 {
 	struct bpf_insn insns[6];
-	union bpf_attr attr;
 
 	memset(insns, 0, sizeof(insns));
 	insns[0].code = BPF_LD | BPF_DW | BPF_IMM;
@@ -140,12 +158,7 @@ static int load_tail_call(int prog_array_fd)
 	insns[4].dst_reg = BPF_REG_0;
 	insns[5].code = BPF_JMP | BPF_EXIT;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr.insns = (unsigned long)insns;
-	attr.insn_cnt = 6;
-	attr.license = (unsigned long)"GPL";
-	return sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	return load_insns(insns, 6, NULL, 0);
 }
 
 /* Tail calls: a program array exclusive to another program cannot be
@@ -243,21 +256,9 @@ static void build_prog(struct bpf_insn insns[4], int map_fd, int ret)
 static int load_prog(int map_fd, int ret, char *log, size_t log_sz)
 {
 	struct bpf_insn insns[4];
-	union bpf_attr attr;
 
 	build_prog(insns, map_fd, ret);
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr.insns = (unsigned long)insns;
-	attr.insn_cnt = 4;
-	attr.license = (unsigned long)"GPL";
-	if (log) {
-		log[0] = 0;
-		attr.log_buf = (unsigned long)log;
-		attr.log_size = log_sz;
-		attr.log_level = 1;
-	}
-	return sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	return load_insns(insns, 4, log, log_sz);
 }
 
 static int prog_tag(int prog_fd, __u8 tag[BPF_TAG_SIZE])
