@@ -88,9 +88,9 @@ shell: all rootfs
 bench: all rootfs tests kernel-pristine
 	@tests/bench/run
 
-# The tree's own BPF selftests (test_tag, test_verifier, test_maps, part of
-# test_progs) on the patched and the pristine DISTRO=1 kernel, compared
-# test by test (tests/selftests/run); slow under TCG, so not in make check.
+# The tree's own BPF selftests (those scripts/build-selftests builds) on the
+# patched and the pristine DISTRO=1 kernel, compared test by test
+# (tests/selftests/run); slow under TCG, so not in make check.
 selftests: all rootfs tests kernel-distro kernel-pristine-distro
 	@tests/selftests/run
 

@@ -121,6 +121,15 @@ static int create_map(enum bpf_map_type type, __u64 hash, __u32 hash_size, int i
 	return sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 }
 
+/* insn[0..1] = ld_imm64 REG, map FD (insn[1] left zero) */
+static void ld_map_fd(struct bpf_insn *insn, int reg, int fd)
+{
+	insn[0].code = BPF_LD | BPF_DW | BPF_IMM;
+	insn[0].dst_reg = reg;
+	insn[0].src_reg = BPF_PSEUDO_MAP_FD;
+	insn[0].imm = fd;
+}
+
 /* A socket filter of CNT instructions; with LOG, the verifier's log */
 static int load_insns(const struct bpf_insn *insns, __u32 cnt, char *log, size_t log_sz)
 {
@@ -146,10 +155,7 @@ static int load_tail_call(int prog_array_fd)
 	struct bpf_insn insns[6];
 
 	memset(insns, 0, sizeof(insns));
-	insns[0].code = BPF_LD | BPF_DW | BPF_IMM;
-	insns[0].dst_reg = BPF_REG_2;
-	insns[0].src_reg = BPF_PSEUDO_MAP_FD;
-	insns[0].imm = prog_array_fd;
+	ld_map_fd(insns, BPF_REG_2, prog_array_fd);
 	insns[2].code = BPF_ALU64 | BPF_MOV | BPF_K;
 	insns[2].dst_reg = BPF_REG_3;
 	insns[3].code = BPF_JMP | BPF_CALL;
@@ -243,10 +249,7 @@ static void test_attrs(void)
 static void build_prog(struct bpf_insn insns[4], int map_fd, int ret)
 {
 	memset(insns, 0, 4 * sizeof(*insns));
-	insns[0].code = BPF_LD | BPF_DW | BPF_IMM;
-	insns[0].dst_reg = BPF_REG_1;
-	insns[0].src_reg = BPF_PSEUDO_MAP_FD;
-	insns[0].imm = map_fd;
+	ld_map_fd(insns, BPF_REG_1, map_fd);
 	insns[2].code = BPF_ALU64 | BPF_MOV | BPF_K;
 	insns[2].dst_reg = BPF_REG_0;
 	insns[2].imm = ret;
