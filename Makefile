@@ -43,8 +43,8 @@ kernel: tree
 # Variants, each in its own worktree: KASAN and kmemleak (out/bzImage-kasan),
 # Debian's own BPF, keys, crypto, LSM and integrity options
 # (out/bzImage-distro), and Debian's kernel without the series, for make
-# bench (out/bzImage-pristine) and, configured as DISTRO, make selftests
-# (out/bzImage-pristine-distro)
+# check's tests/pristine and make bench (out/bzImage-pristine) and,
+# configured as DISTRO, make selftests (out/bzImage-pristine-distro)
 kernel-kasan: kernel
 	@scripts/build-kernel kasan
 
@@ -70,13 +70,13 @@ tests: tools
 demo: all rootfs tests
 	@image/qemu-run --timeout 300 -- tests/demo.sh 2>&1 | tee out/demo.log
 
-check: all rootfs tests $(variant)
+check: all rootfs tests kernel-pristine $(variant)
 	@SANITIZE=$(SANITIZE) KASAN=$(KASAN) DISTRO=$(DISTRO) tests/run
 
 check-host: tools tests
 	@SANITIZE=$(SANITIZE) tests/run --host-only
 
-check-guest: all rootfs tests $(variant)
+check-guest: all rootfs tests kernel-pristine $(variant)
 	@KASAN=$(KASAN) DISTRO=$(DISTRO) tests/run --guest-only
 
 shell: all rootfs

@@ -231,6 +231,41 @@ else
 	fail "kernel signing key staged in out/" "$kkey missing"
 fi
 
+# The same signatures through libbpf: bpf_prog_load() and the signature,
+# signature_sz, keyring_id and fd_array_cnt of bpf_prog_load_opts
+libbpf_load() { load --libbpf --meta meta.bin --excl "$excl" "$@"; }
+mkdir -p /sys/fs/bpf/libbpf-opts
+expect_eq "libbpf opts: signed loader + metadata: loads" ok \
+	"$(libbpf_load --sig sig.der --keyring "$ring" --pin /sys/fs/bpf/libbpf-opts/signed)"
+"$BPFTOOL" -j prog show pinned /sys/fs/bpf/libbpf-opts/signed >libbpf-signed.json
+expect_eq "libbpf opts: prog show: verified against the keyring, covers 1 map" \
+	"verified|user|$ring|1" \
+	"$(jq -r '.signature | "\(.verdict)|\(.keyring)|\(.keyring_serial)|\(.covers_maps)"' \
+		libbpf-signed.json)"
+expect_eq "libbpf opts: prog show: digest is the SHA-256 of the instructions" \
+	"sha256:$excl" "$(jq -r .digest libbpf-signed.json)"
+rm -rf /sys/fs/bpf/libbpf-opts
+expect_eq "libbpf opts: signature over instructions only (fd_array_cnt 0): loads" ok \
+	"$(load --libbpf --sig nomap.der --keyring "$ring")"
+expect_eq "libbpf opts: one metadata byte flipped: EKEYREJECTED" EKEYREJECTED \
+	"$(load --libbpf --meta meta-flip.bin --excl "$excl" --sig sig.der --keyring "$ring")"
+expect_eq "libbpf opts: signed by a key not in the keyring: ENOKEY" ENOKEY \
+	"$(libbpf_load --sig stranger.der --keyring "$ring")"
+expect_eq "libbpf opts: junk PKCS#7: EBADMSG" EBADMSG "$(libbpf_load --sig junk.der --keyring "$ring")"
+expect_eq "libbpf opts: signature_sz 0: EINVAL" EINVAL \
+	"$(libbpf_load --sig sig.der --sig-size 0 --keyring "$ring")"
+expect_eq "libbpf opts: metadata map not frozen: EPERM" EPERM \
+	"$(libbpf_load --no-freeze --sig sig.der --keyring "$ring")"
+expect_eq "libbpf opts: fd_array_cnt 65: E2BIG" E2BIG \
+	"$(libbpf_load --fd-array-cnt 65 --sig sig.der --keyring "$ring")"
+# An application built before fd_array_cnt passes a smaller opts: libbpf
+# reads none of the new fields, and the program loads as before (unsigned)
+expect_eq "libbpf opts: opts.sz of an older binary: loads, unsigned" "ok|prog_sig:	unsigned" \
+	"$(load --libbpf --old-opts --sig nomap.der --keyring "$ring" --fdinfo |
+		grep -E '^(ok|prog_sig:)' | paste -sd'|')"
+expect_eq "libbpf opts: no 'kernel does not support' warning on this kernel" 0 \
+	"$(grep -c 'does not support program signatures' "$WORK/load.err" || true)"
+
 # The kfunc that checks PKCS#7 signatures from BPF programs, given a null
 # dynptr as data or signature (kernel patch 0001)
 run_tool kfunc_null

@@ -311,11 +311,11 @@ compile "unsigned header against a skel_internal.h without the define compiles" 
 
 key=$WORK/rsa2048.key
 crt=$WORK/rsa2048.crt
-expect_err "-S without -k and -i" 255 \
-	"-i <identity_x509_cert> and -k <private_key> must be supplied with -S for signing" \
-	skel -S
+expect_err "-S -i without -k" 255 \
+	"-i <identity_x509_cert> and -k <private_key> must be supplied with -S for signing (or neither, for a header signed later)" \
+	skel -S -i "$crt"
 expect_err "-S -k without -i" 255 \
-	"-i <identity_x509_cert> and -k <private_key> must be supplied with -S for signing" \
+	"-i <identity_x509_cert> and -k <private_key> must be supplied with -S for signing (or neither, for a header signed later)" \
 	skel -S -k "$key"
 expect_err "-k without -S" 255 \
 	"--sign (or -S) must be explicitly passed with -i <identity_x509_cert> and -k <private_key> to sign the programs" \

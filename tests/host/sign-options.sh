@@ -52,10 +52,11 @@ expect_status "JSON: -i with map: status" 255 bt -j -i "$C" map
 expect_eq "JSON: -i with map: error" "command 'map' does not take option -i" \
 	"$(jq -r .error "$WORK/out" 2>&1)"
 
-# --- gen skeleton and prog load: -S with both -k and -i, upstream's messages ---
-expect_err "gen skeleton -S alone" 255 \
-	"-i <identity_x509_cert> and -k <private_key> must be supplied with -S for signing" \
-	skel -S
+# --- gen skeleton and prog load: -S with both -k and -i (gen skeleton: or
+# neither, for a header signed later), upstream's messages ---
+expect_err "gen skeleton -S -k alone" 255 \
+	"-i <identity_x509_cert> and -k <private_key> must be supplied with -S for signing (or neither, for a header signed later)" \
+	skel -S -k "$K"
 expect_err "gen skeleton -k -i without -S" 255 \
 	"--sign (or -S) must be explicitly passed with -i <identity_x509_cert> and -k <private_key> to sign the programs" \
 	skel -k "$K" -i "$C"

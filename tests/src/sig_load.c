@@ -39,12 +39,18 @@
  *   --fdinfo          after a successful load, print the fdinfo of the
  *                     program (and of the metadata map, after a "--" line,
  *                     followed by "map_hash:\t<hex>", the map's hash)
+ *   --libbpf          load through libbpf's bpf_prog_load() and its
+ *                     bpf_prog_load_opts (fd_array_cnt, signature,
+ *                     signature_sz, keyring_id) instead of the syscall
+ *   --old-opts        with --libbpf: opts.sz of a binary built before
+ *                     fd_array_cnt (the fields after token_fd unread)
  *
  * Exit status: 0 loaded, 1 refused (errno printed), 2 usage or setup error.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,8 +59,13 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
+#include <bpf/bpf.h>
 
 #include "testlib.h"
+
+#ifndef offsetofend
+#define offsetofend(type, member) (offsetof(type, member) + sizeof(((type *)0)->member))
+#endif
 
 static const char *errno_name(int err)
 {
@@ -85,6 +96,31 @@ static const struct bpf_insn prog_nomap[] = {
 	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
 	{ .code = BPF_JMP | BPF_EXIT },
 };
+
+/* BPF_PROG_LOAD of attr through bpf_prog_load(): -errno or the fd */
+static int load_libbpf(union bpf_attr *attr, bool old_opts)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		.prog_flags = attr->prog_flags,
+		.fd_array = (const int *)(unsigned long)attr->fd_array,
+		.fd_array_cnt = attr->fd_array_cnt,
+		.signature = (const void *)(unsigned long)attr->signature,
+		.signature_sz = attr->signature_size,
+		.keyring_id = attr->keyring_id,
+		.log_buf = (char *)(unsigned long)attr->log_buf,
+		.log_size = attr->log_size,
+		.log_level = attr->log_level,
+	);
+	int fd;
+
+	if (old_opts)
+		opts.sz = offsetofend(struct bpf_prog_load_opts, token_fd);
+	fd = bpf_prog_load(attr->prog_type, "sig_load", "GPL",
+			   (const struct bpf_insn *)(unsigned long)attr->insns,
+			   attr->insn_cnt, &opts);
+	attr->log_true_size = opts.log_true_size;
+	return fd < 0 ? -errno : fd;
+}
 
 static void *read_file(const char *path, size_t *len)
 {
@@ -199,7 +235,7 @@ int main(int argc, char **argv)
 	long long sig_size = -1, fd_array_cnt = -1;
 	int map_type = BPF_MAP_TYPE_ARRAY, freeze = 1, log = 0, fdinfo = 0;
 	unsigned int entries = 1;
-	int nomap = 0;
+	int nomap = 0, libbpf = 0, old_opts = 0;
 	static char log_buf[65536];
 	int keyring = 0, fd_array[2] = { -1, -1 }, ifindex = 0, i, fd;
 	union bpf_attr attr;
@@ -282,6 +318,14 @@ int main(int argc, char **argv)
 			nomap = 1;
 			continue;
 		}
+		if (!strcmp(opt, "--libbpf")) {
+			libbpf = 1;
+			continue;
+		}
+		if (!strcmp(opt, "--old-opts")) {
+			old_opts = 1;
+			continue;
+		}
 		if (!val)
 			goto usage;
 		i++;
@@ -361,7 +405,10 @@ int main(int argc, char **argv)
 	attr.log_size = sizeof(log_buf);
 	attr.log_level = 1;
 
-	fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (libbpf)
+		fd = load_libbpf(&attr, old_opts);
+	else
+		fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 	if (fd >= 0) {
 		if (pin) {
 			memset(&attr, 0, sizeof(attr));
