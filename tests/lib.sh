@@ -6,6 +6,9 @@ TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(dirname "$TESTS_DIR")
 OUT=$REPO_ROOT/out
 BPFTOOL=${BPFTOOL:-$OUT/bpftool}
+# the same linked dynamically, for PKCS#11 tokens (tests/run sets both to
+# the ASan build under SANITIZE=1, which is dynamic too)
+BPFTOOL_DYNAMIC=${BPFTOOL_DYNAMIC:-$OUT/bpftool-dynamic/bpftool}
 T=${T:-$OUT/tests}
 
 pass() { echo "PASS: $1"; }

@@ -3,7 +3,8 @@
 #  - out/tests/pkcs11 (tests/softhsm-sign, make tests): fentry_count signed
 #    with an RSA and an EC key generated inside a SoftHSM token; openssl
 #    verifies each signature over the payload tests/lskel-blob reads out;
-#  - -k and -i pkcs11:... in gen skeleton -S and prog sign, the PIN from
+#  - -k and -i pkcs11:... in gen skeleton -S and prog sign (a dynamically
+#    linked bpftool; the static one refuses tokens), the PIN from
 #    pin-value, pin-source and BPFTOOL_SIGN_PIN; a wrong PIN, a missing
 #    object, a token-less URI: one error line, exit 255, nothing written;
 #  - gen skeleton -S without a key: a header with a placeholder signature,
@@ -25,6 +26,8 @@ if [ ! -f "$P/.complete" ]; then
 fi
 cd "$WORK"
 skel() { "$BPFTOOL" "$@" gen skeleton "$obj" name fentry_count; }
+# PKCS#11 needs a dynamically linked bpftool (the engine is a shared object)
+pskel() { "$BPFTOOL_DYNAMIC" "$@" gen skeleton "$obj" name fentry_count; }
 
 # --- The skeletons make tests signed inside the token ---
 for k in rsa ec; do
@@ -35,7 +38,7 @@ for k in rsa ec; do
 			-content "$k.payload" -certfile "$P/$k.pem" -nointern -noverify \
 			-out /dev/null 2>&1)"
 	expect_status "SoftHSM $k: prog verify file: verified" 0 \
-		"$BPFTOOL" prog verify file "$P/$k.lskel.h" -i "$P/$k.pem"
+		"$BPFTOOL_DYNAMIC" prog verify file "$P/$k.lskel.h" -i "$P/$k.pem"
 	expect_eq "SoftHSM $k: the key is the token's (certificate made through the engine)" \
 		"$(openssl x509 -in "$P/$k.pem" -noout -pubkey)" \
 		"$(openssl pkey -engine pkcs11 -inform engine -pubout \
@@ -47,53 +50,56 @@ expect_eq "SoftHSM ec: the key is ECDSA P-256" "ASN1 OID: prime256v1" \
 rsa_uri="pkcs11:token=bpf-tests;object=rsa"
 # RSA PKCS#1 v1.5 is deterministic: the same key gives the same header
 expect_status "pkcs11 -k with pin-value: gen skeleton -S" 0 \
-	skel -S -k "$rsa_uri;pin-value=1234" -i "$P/rsa.pem"
+	pskel -S -k "$rsa_uri;pin-value=1234" -i "$P/rsa.pem"
 expect_eq "pkcs11 -k with pin-value: same header as make tests made" \
 	"$(sha256sum <"$P/rsa.lskel.h")" "$(sha256sum <"$WORK/out")"
 echo 1234 >pin.txt
 expect_status "pkcs11 -k with ?pin-source=file:PATH: gen skeleton -S" 0 \
-	skel -S -k "$rsa_uri?pin-source=file:$WORK/pin.txt" -i "$P/rsa.pem"
+	pskel -S -k "$rsa_uri?pin-source=file:$WORK/pin.txt" -i "$P/rsa.pem"
 expect_eq "pkcs11 -k with pin-source: same header" \
 	"$(sha256sum <"$P/rsa.lskel.h")" "$(sha256sum <"$WORK/out")"
 expect_status "pkcs11 -k, -i from the token (type=cert), BPFTOOL_SIGN_PIN: gen skeleton -S" 0 \
-	env BPFTOOL_SIGN_PIN=1234 "$BPFTOOL" -S -k "$rsa_uri" -i "$rsa_uri;type=cert" \
+	env BPFTOOL_SIGN_PIN=1234 "$BPFTOOL_DYNAMIC" -S -k "$rsa_uri" -i "$rsa_uri;type=cert" \
 	gen skeleton "$obj" name fentry_count
 expect_eq "pkcs11 -i from the token: same header" \
 	"$(sha256sum <"$P/rsa.lskel.h")" "$(sha256sum <"$WORK/out")"
 expect_status "pkcs11 -i: prog verify file with the token's certificate" 0 \
-	"$BPFTOOL" prog verify file "$P/ec.lskel.h" -i "pkcs11:token=bpf-tests;object=ec;type=cert"
+	"$BPFTOOL_DYNAMIC" prog verify file "$P/ec.lskel.h" -i "pkcs11:token=bpf-tests;object=ec;type=cert"
 cp "$P/ec.lskel.h" resign.h
 expect_status "pkcs11 -k: prog sign re-signs the EC header with the RSA key" 0 \
-	env BPFTOOL_SIGN_PIN=1234 "$BPFTOOL" -k "$rsa_uri" -i "$P/rsa.pem" prog sign file resign.h
+	env BPFTOOL_SIGN_PIN=1234 "$BPFTOOL_DYNAMIC" -k "$rsa_uri" -i "$P/rsa.pem" prog sign file resign.h
 expect_eq "pkcs11 -k: prog sign gives the RSA header byte for byte" \
 	"$(sha256sum <"$P/rsa.lskel.h")" "$(sha256sum <resign.h)"
 
 # --- Failures: one line, exit 255, nothing written ---
+expect_err "pkcs11: the static bpftool refuses a token, and says why" 255 \
+	"$rsa_uri: PKCS#11 tokens need a dynamically linked bpftool: this one is static and cannot load OpenSSL's pkcs11 engine" \
+	"$OUT/bpftool" -S -k "$rsa_uri;pin-value=1234" -i "$P/rsa.pem" gen skeleton "$obj" name fentry_count
 expect_err "pkcs11: wrong PIN" 255 \
 	"failed to load private key $rsa_uri from its PKCS#11 token: PIN incorrect" \
-	skel -S -k "$rsa_uri;pin-value=9999" -i "$P/rsa.pem"
+	pskel -S -k "$rsa_uri;pin-value=9999" -i "$P/rsa.pem"
 expect_err "pkcs11: no PIN given" 255 \
 	"failed to load private key $rsa_uri from its PKCS#11 token: processing error (no PIN given: set BPFTOOL_SIGN_PIN or pin-source in the URI)" \
-	skel -S -k "$rsa_uri" -i "$P/rsa.pem"
+	pskel -S -k "$rsa_uri" -i "$P/rsa.pem"
 expect_err "pkcs11: missing object" 255 \
 	"failed to load private key pkcs11:token=bpf-tests;object=nokey from its PKCS#11 token: object not found" \
-	skel -S -k "pkcs11:token=bpf-tests;object=nokey;pin-value=1234" -i "$P/rsa.pem"
+	pskel -S -k "pkcs11:token=bpf-tests;object=nokey;pin-value=1234" -i "$P/rsa.pem"
 expect_err "pkcs11: missing token" 255 \
 	"failed to load private key pkcs11:token=notoken;object=rsa from its PKCS#11 token: object not found" \
-	skel -S -k "pkcs11:token=notoken;object=rsa;pin-value=1234" -i "$P/rsa.pem"
+	pskel -S -k "pkcs11:token=notoken;object=rsa;pin-value=1234" -i "$P/rsa.pem"
 expect_err "pkcs11: token-less URI" 255 \
 	"pkcs11:object=rsa: the PKCS#11 URI names no token: add token=LABEL (or serial=)" \
-	skel -S -k "pkcs11:object=rsa;pin-value=1234" -i "$P/rsa.pem"
+	pskel -S -k "pkcs11:object=rsa;pin-value=1234" -i "$P/rsa.pem"
 expect_err "pkcs11: pin-source file missing" 255 \
 	"$rsa_uri: failed to read the PIN from $WORK/nopin.txt: No such file or directory" \
-	skel -S -k "$rsa_uri?pin-source=file:$WORK/nopin.txt" -i "$P/rsa.pem"
+	pskel -S -k "$rsa_uri?pin-source=file:$WORK/nopin.txt" -i "$P/rsa.pem"
 expect_err "pkcs11: certificate not on the token" 255 \
 	"failed to load certificate pkcs11:token=bpf-tests;object=nocert;type=cert from its PKCS#11 token: processing error" \
-	skel -S -k "$rsa_uri;pin-value=1234" -i "pkcs11:token=bpf-tests;object=nocert;type=cert"
+	pskel -S -k "$rsa_uri;pin-value=1234" -i "pkcs11:token=bpf-tests;object=nocert;type=cert"
 cp "$P/ec.lskel.h" keep.h
 expect_err "pkcs11: prog sign with a wrong PIN" 255 \
 	"failed to load private key $rsa_uri from its PKCS#11 token: PIN incorrect" \
-	"$BPFTOOL" -k "$rsa_uri;pin-value=9999" -i "$P/rsa.pem" prog sign file keep.h out new.h
+	"$BPFTOOL_DYNAMIC" -k "$rsa_uri;pin-value=9999" -i "$P/rsa.pem" prog sign file keep.h out new.h
 expect_eq "pkcs11: prog sign with a wrong PIN: header unchanged, no output file" \
 	"$(sha256sum <"$P/ec.lskel.h")|absent" "$(sha256sum <keep.h)|$([ -e new.h ] && echo present || echo absent)"
 
