@@ -41,7 +41,7 @@ for k in rsa ec; do
 		"$BPFTOOL_DYNAMIC" prog verify file "$P/$k.lskel.h" -i "$P/$k.pem"
 	expect_eq "SoftHSM $k: the key is the token's (certificate made through the engine)" \
 		"$(openssl x509 -in "$P/$k.pem" -noout -pubkey)" \
-		"$(openssl pkey -engine pkcs11 -inform engine -pubout \
+		"$(openssl pkey -engine pkcs11 -inform engine -pubin -pubout \
 			-in "pkcs11:token=bpf-tests;object=$k;type=public" 2>/dev/null)"
 done
 expect_eq "SoftHSM ec: the key is ECDSA P-256" "ASN1 OID: prime256v1" \
@@ -94,7 +94,7 @@ expect_err "pkcs11: pin-source file missing" 255 \
 	"$rsa_uri: failed to read the PIN from $WORK/nopin.txt: No such file or directory" \
 	pskel -S -k "$rsa_uri?pin-source=file:$WORK/nopin.txt" -i "$P/rsa.pem"
 expect_err "pkcs11: certificate not on the token" 255 \
-	"failed to load certificate pkcs11:token=bpf-tests;object=nocert;type=cert from its PKCS#11 token: processing error" \
+	"failed to load certificate pkcs11:token=bpf-tests;object=nocert;type=cert from its PKCS#11 token: object not found" \
 	pskel -S -k "$rsa_uri;pin-value=1234" -i "pkcs11:token=bpf-tests;object=nocert;type=cert"
 cp "$P/ec.lskel.h" keep.h
 expect_err "pkcs11: prog sign with a wrong PIN" 255 \
