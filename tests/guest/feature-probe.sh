@@ -32,6 +32,8 @@ expect_eq "feature probe: no program left behind" "$progs_before" "$("$BPFTOOL" 
 expect_eq "feature probe: no map left behind" "$maps_before" "$("$BPFTOOL" -j map show | jq length)"
 
 expect_status "feature probe kernel (plain): exit 0" 0 "$BPFTOOL" feature probe kernel
+# the section as an operator reads it, for the log
+sed -n '/^Scanning program signing features\.\.\.$/,/^$/p' "$WORK/out"
 expect_eq "feature probe (plain): the section's title" 1 \
 	"$(grep -cx 'Scanning program signing features...' "$WORK/out")"
 expect_eq "feature probe (plain): program signatures are available" 1 \

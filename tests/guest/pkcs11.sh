@@ -17,6 +17,8 @@ for k in rsa ec; do
 		--excl "$excl" --sig "$P/$k.opts_sig.bin" --keyring "$ring" --fdinfo \
 		>"$k.out" 2>"$k.err" || true
 	expect_eq "SoftHSM $k key: the kernel loads the signed loader" ok "$(head -n 1 "$k.out")"
+	# the kernel's record of it, for the log
+	grep -E '^prog_(digest|sig[a-z_]*):' "$k.out" | sed "s/^/SoftHSM $k: /"
 	expect_eq "SoftHSM $k key: verified, the signer is the token's key" \
 		"verified|$(key_digest "$P/$k.pem")" \
 		"$(sed -n 's/^prog_sig:\t//p; s/^prog_sig_signer_key:\t//p' "$k.out" | head -n 2 | paste -sd'|')"

@@ -23,6 +23,7 @@ done
 expect_eq "pristine: feature probe -j: the builtin trusted keyring is still listed" true \
 	"$(jq -r .signing.have_builtin_trusted_keyring probe.json)"
 expect_status "pristine: feature probe kernel (plain): exit 0" 0 "$BPFTOOL" feature probe kernel
+sed -n '/^Scanning program signing features\.\.\.$/,/^$/p' "$WORK/out"
 expect_eq "pristine: feature probe (plain): program signatures are NOT available" 1 \
 	"$(grep -cx 'Program signature check at load (signature, keyring_id) is NOT available' "$WORK/out")"
 expect_status "pristine: feature probe macros: exit 0" 0 "$BPFTOOL" feature probe kernel macros
