@@ -90,6 +90,14 @@ flip_byte() {
 		{ echo "flip_byte: $f byte $off did not change" >&2; return 1; }
 }
 
+# cms_sign DATA CERT KEY OUT: a detached DER PKCS#7 signature over DATA as
+# bpftool makes it (SHA-256, no signed attributes, no certificates, signer
+# named by key identifier)
+cms_sign() {
+	openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid \
+		-in "$1" -signer "$2" -inkey "$3" -outform DER -out "$4"
+}
+
 # make_key NAME GENPKEY_OPTIONS...: $WORK/NAME.key, a self-signed
 # certificate with a subjectKeyIdentifier as $WORK/NAME.crt (PEM) and .der
 make_key() {

@@ -7,11 +7,6 @@ set -euo pipefail
 cd "$WORK"
 
 sha256() { openssl dgst -sha256 -r "$1" | cut -d' ' -f1; }
-# sign DATA CERT KEY OUT: detached DER PKCS#7, SHA-256, no signed attributes
-sign() {
-	openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid \
-		-in "$1" -signer "$2" -inkey "$3" -outform DER -out "$4"
-}
 # newkey ALG NAME [-pkeyopt OPT]: key NAME.key, certificate NAME.pem/.der
 newkey() {
 	local alg=$1 name=$2
@@ -44,11 +39,11 @@ excl=$(sha256 insns.bin)
 pad8() { cat "$1"; head -c $(((8 - $(stat -c %s "$1") % 8) % 8)) /dev/zero; }
 { cat insns.bin; pad8 meta.bin; } >signed.bin
 cat insns.bin meta.bin >unpadded.bin
-sign signed.bin signer.pem signer.key sig.der
-sign signed.bin ecsigner.pem ecsigner.key ecsig.der
-sign signed.bin stranger.pem stranger.key stranger.der
-sign insns.bin signer.pem signer.key insns-only.der
-sign unpadded.bin signer.pem signer.key unpadded.der
+cms_sign signed.bin signer.pem signer.key sig.der
+cms_sign signed.bin ecsigner.pem ecsigner.key ecsig.der
+cms_sign signed.bin stranger.pem stranger.key stranger.der
+cms_sign insns.bin signer.pem signer.key insns-only.der
+cms_sign unpadded.bin signer.pem signer.key unpadded.der
 
 # Good signatures
 expect_eq "signed loader + metadata, keyring by serial: loads" ok \
@@ -58,7 +53,7 @@ expect_eq "signed with ECDSA P-256: loads" ok \
 expect_eq "session keyring (KEY_SPEC_SESSION_KEYRING): loads" ok \
 	"$(load --meta meta.bin --excl "$excl" --sig sig.der --keyring -3)"
 "$T/sig_load" dump-nomap nomap.bin
-sign nomap.bin signer.pem signer.key nomap.der
+cms_sign nomap.bin signer.pem signer.key nomap.der
 expect_eq "fd_array_cnt 0: signature over instructions only loads" ok \
 	"$(load --sig nomap.der --keyring "$ring")"
 expect_eq "unsigned program still loads" ok "$(load --meta meta.bin --excl "$excl")"
@@ -173,7 +168,7 @@ expect_eq "fd_array_cnt binds a map no instruction references" 1 "$("$T/sig_load
 head -c $((1 << 20)) /dev/urandom >mib.bin
 nomap_excl=$(sha256 nomap.bin)
 { cat nomap.bin; for _ in $(seq 15); do cat mib.bin; done; } >big.bin
-sign big.bin signer.pem signer.key big.der
+cms_sign big.bin signer.pem signer.key big.der
 expect_eq "signed data of 15 MiB + the instructions: loads" ok \
 	"$(load --nomap --meta mib.bin --entries 15 --excl "$nomap_excl" --sig big.der --keyring "$ring")"
 expect_eq "signed data over 16 MiB (17 entries of 1 MiB): E2BIG" E2BIG \
@@ -197,7 +192,7 @@ logged "junk PKCS#7" --sig junk.der --keyring "$ring"
 # The builtin trusted keys hold the kernel build's own signing key.
 kkey=$OUT/kernel-signing-key.pem
 if [ -f "$kkey" ]; then
-	sign signed.bin "$kkey" "$kkey" builtin.der
+	cms_sign signed.bin "$kkey" "$kkey" builtin.der
 	expect_eq "signed with the kernel's build key, keyring 0 (builtin): loads" ok \
 		"$(load --meta meta.bin --excl "$excl" --sig builtin.der --keyring 0)"
 	expect_eq "signed with the kernel's build key, keyring 1 (secondary): loads" ok \
@@ -220,7 +215,7 @@ if [ -f "$kkey" ]; then
 		keyctl padd asymmetric "" %:.secondary_trusted_keys <release.der
 	expect_status "secondary keyring: a self-signed certificate is refused" 1 \
 		keyctl padd asymmetric "" %:.secondary_trusted_keys <stranger.der
-	sign signed.bin release.pem release.key release.sig
+	cms_sign signed.bin release.pem release.key release.sig
 	expect_eq "signed with the enrolled key, keyring 1: verified against secondary" \
 		"prog_sig:	verified|prog_sig_keyring:	secondary" \
 		"$(load --meta meta.bin --excl "$excl" --sig release.sig --keyring 1 --fdinfo |

@@ -135,8 +135,7 @@ expect_status "signed later: prog sign payload needs no key" 0 \
 expect_eq "signed later: the payload is the loader and its metadata" \
 	"$(cat "$T/fentry_count.opts_insn.bin" "$T/fentry_count.opts_data.bin" | sha256sum)" \
 	"$(sha256sum <later.payload)"
-openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid -in later.payload \
-	-signer "$WORK/later.crt" -inkey "$WORK/later.key" -outform DER -out later.sig
+cms_sign later.payload "$WORK/later.crt" "$WORK/later.key" later.sig
 expect_status "signed later: prog verify checks the signature before it is attached" 0 \
 	"$BPFTOOL" prog verify file later.h -i "$WORK/later.crt" signature later.sig
 expect_status "signed later: prog sign attach" 0 \

@@ -10,8 +10,7 @@ load() { "$T/sig_load" load "$@" 2>>"$WORK/load.err" || true; }
 "$T/sig_load" dump-nomap nomap.bin
 openssl req -x509 -newkey rsa:2048 -nodes -keyout signer.key -out signer.pem \
 	-days 2 -subj /CN=signer 2>/dev/null
-openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid \
-	-in nomap.bin -signer signer.pem -inkey signer.key -outform DER -out nomap.der
+cms_sign nomap.bin signer.pem signer.key nomap.der
 
 # feature probe: not available, in every output
 expect_status "pristine: feature probe kernel -j: exit 0" 0 "$BPFTOOL" -j feature probe kernel
