@@ -19,9 +19,7 @@ export EXCL=$(openssl dgst -sha256 -r insns.bin | cut -c1-64)
 for kib in 1 16 256 1024; do
 	head -c $((kib * 1024)) /dev/urandom >meta.bin
 	cat insns.bin meta.bin >signed.bin
-	openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid \
-		-in signed.bin -signer "$T/keys/signer.pem" -inkey "$T/keys/signer.key" \
-		-outform DER -out sig.der
+	cms_sign signed.bin "$T/keys/signer.pem" "$T/keys/signer.key" sig.der
 	n=$N
 	[ "$kib" -lt 1024 ] || n=$((N / 4))
 	"$T/bench_load" raw meta.bin - session "$n" | sed "s/^raw-unsigned/raw-unsigned-${kib}KiB/" | r

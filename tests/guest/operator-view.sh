@@ -57,8 +57,7 @@ expect_eq "lskel prog: plain output names the loader" \
 
 # A directly signed program, and an unsigned one.
 "$T/sig_load" dump-nomap nomap.bin
-openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid -in nomap.bin \
-	-signer "$T/keys/signer.pem" -inkey "$T/keys/signer.key" -outform DER -out nomap.der
+cms_sign nomap.bin "$T/keys/signer.pem" "$T/keys/signer.key" nomap.der
 "$T/sig_load" load --sig nomap.der --keyring -3 --pin "$dir/signed" >/dev/null
 "$T/sig_load" load --pin "$dir/unsigned" >/dev/null
 digest=$(openssl dgst -sha256 -r nomap.bin | cut -c1-64)

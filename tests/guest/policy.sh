@@ -44,8 +44,7 @@ expect_status "policy: bpftool prog load -L (unsigned loader) is refused" 255 \
 
 # A directly signed program passes too.
 "$T/sig_load" dump-nomap nomap.bin
-openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid -in nomap.bin \
-	-signer "$T/keys/signer.pem" -inkey "$T/keys/signer.key" -outform DER -out nomap.der
+cms_sign nomap.bin "$T/keys/signer.pem" "$T/keys/signer.key" nomap.der
 expect_eq "policy: a directly signed program loads" ok \
 	"$("$T/sig_load" load --sig nomap.der --keyring -3 || true)"
 

@@ -117,8 +117,7 @@ rm -rf "$dir/lskel2"
 
 # --- A directly signed program (sig_load), digest = openssl's ---
 "$T/sig_load" dump-nomap nomap.bin
-openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid -in nomap.bin \
-	-signer "$T/keys/signer.pem" -inkey "$T/keys/signer.key" -outform DER -out nomap.der
+cms_sign nomap.bin "$T/keys/signer.pem" "$T/keys/signer.key" nomap.der
 "$T/sig_load" load --sig nomap.der --keyring -3 --pin "$dir/signed" >/dev/null
 "$T/sig_load" load --pin "$dir/unsigned" >/dev/null
 sum=$(openssl dgst -sha256 -r nomap.bin | cut -c1-64)
@@ -202,8 +201,7 @@ if [ -f "$kkey" ]; then
 		"loader|builtin|null|sha256:$(key_digest "$kkey")" \
 		"$(bt -j prog verify pinned "$K" | jq -r '[.verified_by, .loader.signature.keyring, (.loader.signature.keyring_serial | tostring), .loader.signature.signer.key] | join("|")' 2>&1)"
 	# a program signed directly with it, verified against the builtin keyring
-	openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid -in nomap.bin \
-		-signer "$kkey" -inkey "$kkey" -outform DER -out nomap-builtin.der
+	cms_sign nomap.bin "$kkey" "$kkey" nomap-builtin.der
 	"$T/sig_load" load --sig nomap-builtin.der --keyring 0 --pin "$dir/kbuiltin" >/dev/null
 	expect_status "kernel build key: directly signed program verifies without keyring, -i its certificate" 0 \
 		bt prog verify pinned "$dir/kbuiltin" -i "$kkey"

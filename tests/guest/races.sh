@@ -12,9 +12,7 @@ keyctl padd asymmetric "" @s <"$T/keys/signer.der" >/dev/null
 for v in A B; do
 	head -c 64 /dev/zero | tr '\0' "$v" >"meta$v.bin"
 	cat insns.bin "meta$v.bin" >"signed$v.bin"
-	openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid \
-		-in "signed$v.bin" -signer "$T/keys/signer.pem" -inkey "$T/keys/signer.key" \
-		-outform DER -out "sig$v.der"
+	cms_sign "signed$v.bin" "$T/keys/signer.pem" "$T/keys/signer.key" "sig$v.der"
 done
 export EXCL=$(openssl dgst -sha256 -r insns.bin | cut -c1-64)
 run_tool races freeze sigA.der sigB.der 200

@@ -41,9 +41,7 @@ summary() { sed -n 's/^SUMMARY: AddressSanitizer: //p' "$WORK/$1"; }
 # 60 86 48 01 65 03 04 02 01 (sha256) at offset 32 became
 # 60 86 48 01 65 f9 03 02 01 (cmp -l counts from 1 and prints octal).
 # That signature verifies and the program leaks nothing with it.
-openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid \
-	-in "$WORK/payload" -signer "$cert" -inkey "$FUZZ/keys/signer.key" \
-	-outform DER -out "$WORK/good.der"
+cms_sign "$WORK/payload" "$cert" "$FUZZ/keys/signer.key" "$WORK/good.der"
 expect_eq "regression input: the committed key's signature, digest OID changed" \
 	"38 3 371|39 4 3" "$(cmp -l "$WORK/good.der" "$input" | awk '{$1=$1; print}' | paste -sd'|' || true)"
 rc=$(cms_leak good "$asan" "" "$WORK/good.der")

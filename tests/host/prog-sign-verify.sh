@@ -163,9 +163,7 @@ expect_status "prog sign payload" 0 bt prog sign file "$WORK/p256.h" payload "$W
 expect_eq "payload is opts_insn || opts_data" "" \
 	"$(cmp "$WORK/payload.bin" "$WORK/blobs-p256/payload.bin" 2>&1)"
 for k in rsa p256; do
-	openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid -outform DER \
-		-in "$WORK/payload.bin" -signer "$WORK/$k.crt" -inkey "$WORK/$k.key" \
-		-out "$WORK/ext-$k.p7s" 2>"$WORK/err" || fail "$k: openssl cms -sign" "$(head -c 300 "$WORK/err")"
+	cms_sign "$WORK/payload.bin" "$WORK/$k.crt" "$WORK/$k.key" "$WORK/ext-$k.p7s" 2>"$WORK/err" || fail "$k: openssl cms -sign" "$(head -c 300 "$WORK/err")"
 	expect_status "$k: attach external signature" 0 \
 		bt prog sign file "$WORK/p256.h" -i "$WORK/$k.crt" attach "$WORK/ext-$k.p7s" out "$WORK/attached-$k.h"
 	expect_status "$k: attached header verifies" 0 \
@@ -197,8 +195,7 @@ expect_status "ECDSA detached signature verifies on another header with the same
 
 # --- attach refuses a signature that does not verify; nothing is written ---
 cat "$D/payload.bin" - <<<x >"$WORK/other.bin"
-openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid -outform DER \
-	-in "$WORK/other.bin" -signer "$WORK/rsa.crt" -inkey "$WORK/rsa.key" -out "$WORK/bad.p7s"
+cms_sign "$WORK/other.bin" "$WORK/rsa.crt" "$WORK/rsa.key" "$WORK/bad.p7s"
 mkdir "$WORK/att"
 expect_err "attach a signature over other bytes" 255 \
 	"$WORK/bad.p7s does not verify over the loader and its metadata with certificate $WORK/rsa.crt" \
@@ -438,8 +435,7 @@ expect_eq "issuer and serial: JSON key_id null, serial, key" \
 
 # --- A signature of the 6.18 protocol (over the loader's instructions
 # alone) is refused with its reason, offline and by attach ---
-openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha256 -keyid -outform DER \
-	-in "$D/opts_insn.bin" -signer "$WORK/rsa.crt" -inkey "$WORK/rsa.key" -out "$WORK/insns-only.p7s"
+cms_sign "$D/opts_insn.bin" "$WORK/rsa.crt" "$WORK/rsa.key" "$WORK/insns-only.p7s"
 msg618="$WORK/insns-only.p7s covers the loader's instructions only, as light skeletons of the 6.18 protocol are signed; the kernel checks the instructions and the metadata: regenerate the header with 'gen skeleton -S' or re-sign it with 'prog sign file $H'"
 expect_err "6.18-protocol signature (instructions only)" 1 "$msg618" \
 	bt prog verify file "$H" -i "$WORK/rsa.crt" signature "$WORK/insns-only.p7s"
