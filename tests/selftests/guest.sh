@@ -37,6 +37,12 @@ done
 		[ "$(cat "$res/$t.rc")" = 0 ] && o=OK
 		printf '%s\t(all)\t%s\n' "$t" "$o"
 	done
+	# test_progs goes on without bpf_testmod.ko (its tests then SKIP)
+	if [ -f "$res/test_progs.rc" ]; then
+		o=OK
+		grep -q 'bpf_testmod.ko will be skipped' "$res/test_progs.log" && o=FAIL
+		printf 'test_progs\t(bpf_testmod.ko loads)\t%s\n' "$o"
+	fi
 	# "#12/u descr OK", "#13/p descr FAIL ...", "#14/u descr SKIP"
 	sed -nE 's/^#([0-9]+\/[up]) (.*) (OK|SKIP|FAIL).*$/test_verifier\t#\1 \2\t\3/p' \
 		"$res/test_verifier.log" 2>/dev/null
