@@ -10,6 +10,8 @@ list=$(cd "$(dirname "$0")" && pwd)/test_progs.list
 mkdir -p "$res"
 cd "$dir"
 mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
+# test_maps' sockmap tests talk over 127.0.0.1
+ip link set lo up
 
 # run TOOL ARGS...: TOOL's output in RES/TOOL.log, its status in RES/TOOL.rc
 run() {
