@@ -45,11 +45,18 @@ done
 		grep -q 'bpf_testmod.ko will be skipped' "$res/test_progs.log" && o=FAIL
 		printf 'test_progs\t(bpf_testmod.ko loads)\t%s\n' "$o"
 	fi
+	# test_maps' map_tests: "test_sk_storage_map:PASS",
+	# "test_map_in_map_batch_ops_array:PASS with inner HASH map",
+	# "test_task_storage_map_stress_lookup(78):FAIL:open_and_load error -2"
+	sed -nE -e 's/^(test_[A-Za-z0-9_]+)(\([0-9]+\))?:PASS( (.*))?$/test_maps\t\1 \4\tOK/p' \
+		-e 's/^(test_[A-Za-z0-9_]+)(\([0-9]+\))?:FAIL.*$/test_maps\t\1\tFAIL/p' \
+		"$res/test_maps.log" 2>/dev/null | sed 's/ \t/\t/'
 	# "#12/u descr OK", "#13/p descr FAIL ...", "#14/u descr SKIP"
 	sed -nE 's/^#([0-9]+\/[up]) (.*) (OK|SKIP|FAIL).*$/test_verifier\t#\1 \2\t\3/p' \
 		"$res/test_verifier.log" 2>/dev/null
-	# "#27/3    verifier_and/invalid and of negative number:OK"
+	# "#27/3    verifier_and/invalid and of negative number:OK" (a failed
+	# test is printed again at the end, hence sort -u)
 	sed -nE 's/^#[0-9]+(\/[0-9]+)?[[:space:]]+(.*):(OK|SKIP|FAIL)$/test_progs\t\2\t\3/p' \
 		"$res/test_progs.log" 2>/dev/null
-} | sort >"$res/outcomes"
+} | sort -u >"$res/outcomes"
 echo "$(wc -l <"$res/outcomes") outcomes in $res/outcomes"
