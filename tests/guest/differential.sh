@@ -63,8 +63,7 @@ cms stranger.sig stranger
 openssl cms -sign -binary -nosmimecap -noattr -nocerts -md sha256 -keyid -in signed.bin \
 	-signer rsa2048.crt -inkey rsa2048.key -signer stranger.crt -inkey stranger.key \
 	-outform DER -out two-signers.sig
-openssl cms -sign -binary -nosmimecap -noattr -nocerts -md sha256 -keyid -in "$insns" \
-	-signer rsa2048.crt -inkey rsa2048.key -outform DER -out insns-only.sig
+cms_sign "$insns" rsa2048.crt rsa2048.key insns-only.sig
 cp rsa2048.sig flipped.sig
 flip_byte flipped.sig $(($(stat -c %s rsa2048.sig) - 10))
 head -c 100 rsa2048.sig >truncated.sig

@@ -163,7 +163,8 @@ expect_status "prog sign payload" 0 bt prog sign file "$WORK/p256.h" payload "$W
 expect_eq "payload is opts_insn || opts_data" "" \
 	"$(cmp "$WORK/payload.bin" "$WORK/blobs-p256/payload.bin" 2>&1)"
 for k in rsa p256; do
-	cms_sign "$WORK/payload.bin" "$WORK/$k.crt" "$WORK/$k.key" "$WORK/ext-$k.p7s" 2>"$WORK/err" || fail "$k: openssl cms -sign" "$(head -c 300 "$WORK/err")"
+	cms_sign "$WORK/payload.bin" "$WORK/$k.crt" "$WORK/$k.key" "$WORK/ext-$k.p7s" 2>"$WORK/err" ||
+		fail "$k: openssl cms -sign" "$(head -c 300 "$WORK/err")"
 	expect_status "$k: attach external signature" 0 \
 		bt prog sign file "$WORK/p256.h" -i "$WORK/$k.crt" attach "$WORK/ext-$k.p7s" out "$WORK/attached-$k.h"
 	expect_status "$k: attached header verifies" 0 \
