@@ -159,6 +159,36 @@ expect_eq "fd_array_cnt 2, fd_array[1] = -1: EBADF" EBADF \
 expect_eq "fd_array_cnt 2, fd_array[1] is not a map: EINVAL" EINVAL \
 	"$(load --meta meta.bin --excl "$excl" --fd-array-cnt 2 --extra-fd 0)"
 
+# A map listed twice would be hashed and counted twice: refused, even with
+# a signature over exactly those bytes (a kernel that took it loaded it and
+# recorded prog_sig_maps 2)
+{ cat insns.bin; pad8 meta.bin; pad8 meta.bin; } >twice.bin
+cms_sign twice.bin signer.pem signer.key twice.der
+expect_eq "fd_array_cnt 2 listing the metadata map twice: EINVAL" EINVAL \
+	"$(load --meta meta.bin --excl "$excl" --fd-array-cnt 2 --extra-fd same --sig twice.der --keyring "$ring")"
+
+# The keyring named must be one the caller may search (keyctl search's
+# rule): not a keyring without search permission for its possessor, nor
+# another user's keyring. Before, such a load was recorded as verified
+# against it, and ENOKEY/EKEYREJECTED told which keys it held.
+nosearch=$(keyctl newring nosearch @s)
+keyctl padd asymmetric "" "$nosearch" <signer.der >/dev/null
+keyctl setperm "$nosearch" 0x37370000
+expect_eq "keyctl search of a keyring without search permission is refused" 1 \
+	"$(keyctl search "$nosearch" asymmetric x 2>&1 | grep -c 'Permission denied' || true)"
+expect_eq "keyring without search permission (possessor and owner): EACCES" EACCES \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --keyring "$nosearch")"
+expect_eq "keyring without search permission, wrong key: EACCES, not ENOKEY" EACCES \
+	"$(load --meta meta.bin --excl "$excl" --sig stranger.der --keyring "$nosearch")"
+others=$(keyctl newring others @s)
+keyctl padd asymmetric "" "$others" <signer.der >/dev/null
+keyctl setperm "$others" 0x013f0000
+keyctl chown "$others" 65534
+expect_eq "another user's keyring (uid 65534, possessor may only view): EACCES" EACCES \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --keyring "$others")"
+expect_eq "a keyring the caller may search still verifies (by serial)" ok \
+	"$(load --meta meta.bin --excl "$excl" --sig sig.der --keyring "$ring")"
+
 expect_eq "fd_array_cnt binds a map no instruction references" 1 "$("$T/sig_load" bound)"
 
 # The signed data is capped at 16 MiB: 15 entries of 1 MiB after the

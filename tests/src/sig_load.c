@@ -30,7 +30,8 @@
  *   --ifindex N       create the metadata map offloaded to netdev N
  *   --fd-array-cnt N  override fd_array_cnt (0 keeps the map in fd_array,
  *                     referenced by the program but not counted)
- *   --extra-fd FD     fd_array[1] (default -1), for fd_array_cnt 2
+ *   --extra-fd FD     fd_array[1] (default -1), for fd_array_cnt 2;
+ *                     "same" repeats the metadata map's fd
  *   --sig FILE        signature; --sig-size N overrides its size;
  *   --sig-ptr bad     pass an unmapped signature pointer
  *   --keyring ID      keyring_id (default 0)
@@ -238,6 +239,7 @@ int main(int argc, char **argv)
 	int nomap = 0, libbpf = 0, old_opts = 0;
 	static char log_buf[65536];
 	int keyring = 0, fd_array[2] = { -1, -1 }, ifindex = 0, i, fd;
+	bool extra_same = false;
 	union bpf_attr attr;
 	void *sig = NULL;
 	size_t sig_len = 0;
@@ -345,6 +347,8 @@ int main(int argc, char **argv)
 			fd_array_cnt = strtoll(val, NULL, 0);
 		else if (!strcmp(opt, "--pin"))
 			pin = val;
+		else if (!strcmp(opt, "--extra-fd") && !strcmp(val, "same"))
+			extra_same = true;
 		else if (!strcmp(opt, "--extra-fd"))
 			fd_array[1] = strtol(val, NULL, 0);
 		else if (!strcmp(opt, "--sig"))
@@ -364,6 +368,8 @@ int main(int argc, char **argv)
 	attr.license = (unsigned long)"GPL";
 	if (meta) {
 		fd_array[0] = create_meta(meta, excl, map_type, freeze, ifindex, entries);
+		if (extra_same)
+			fd_array[1] = fd_array[0];
 		attr.insns = (unsigned long)metadata_prog(&attr.insn_cnt);
 		attr.fd_array = (unsigned long)fd_array;
 		attr.fd_array_cnt = 1;

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Extensions (freplace) and tracing programs against a verified program
+# and against the owner of an exclusive map: a verdict stays about the code
+# that runs, and an exclusive map stays the owner's.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$WORK"
+
+make_key signer -algorithm RSA -pkeyopt rsa_keygen_bits:2048
+make_key stranger -algorithm RSA -pkeyopt rsa_keygen_bits:2048
+
+keyctl new_session >/dev/null
+ring=$(keyctl newring ext-signer @s)
+keyctl padd asymmetric "" "$ring" <signer.der >/dev/null
+other=$(keyctl newring ext-stranger @s)
+keyctl padd asymmetric "" "$other" <stranger.der >/dev/null
+
+"$T/ext_verified" dump target.bin ext.bin 2>/dev/null
+expect_eq "ext: the target's instructions were dumped" yes \
+	"$([ -s target.bin ] && [ -s ext.bin ] && echo yes || echo no)"
+cms_sign target.bin signer.crt signer.key target.der
+cms_sign ext.bin signer.crt signer.key ext.der
+cms_sign ext.bin stranger.crt stranger.key ext-other.der
+
+run_tool ext_verified run target.der "$ring" ext.der "$ring" ext-other.der "$other"

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Extensions and tracing programs against programs a signature vouches
+ * for, and against the owner of an exclusive map (the kernel's rule: an
+ * extension may replace a function of a verified program only if its own
+ * signature is at least as trusted, and of an exclusive map's owner only
+ * if it owns the map too; tracing programs only watch).
+ *
+ *   ext_verified dump TARGET EXT    write the final instructions of the
+ *                                   signed target and of the extension
+ *   ext_verified run SIG RING EXT_SIG EXT_RING OTHER_SIG OTHER_RING
+ *                                   every check: SIG signs the target,
+ *                                   verified against keyring RING; EXT_SIG
+ *                                   signs the extension against EXT_RING
+ *                                   (the same keyring); OTHER_SIG signs it
+ *                                   against OTHER_RING (another keyring)
+ *   ext_verified policy SIG RING EXT_SIG OTHER_SIG OTHER_RING PIN
+ *                                   under the signed_only policy (pinned at
+ *                                   PIN, trusting the session keyring):
+ *                                   extensions of the target signed against
+ *                                   RING, unsigned, verified against
+ *                                   OTHER_RING, or against RING. libbpf
+ *                                   loads a trivial unsigned program to
+ *                                   probe the kernel before it loads an
+ *                                   object, which the policy refuses: so the
+ *                                   policy is put in force just before each
+ *                                   extension's own BPF_PROG_LOAD, and
+ *                                   removed after it
+ */
+#include <fcntl.h>
+#include <libgen.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "testlib.h"
+#include "ext_target.skel.h"
+#include "ext_replace.skel.h"
+
+#define EVIL	0x41414141u
+#define GOOD	0x11111111u
+
+/* What the "signed" and "signed_ext" section handlers do at load */
+static const char *dump_path;
+static void *sig;
+static __u32 sig_size;
+static int keyring_id;
+
+static char log_buf[65536];
+
+/* Run just before an extension's BPF_PROG_LOAD, if set */
+static const char *enforce_cmd;
+
+static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opts,
+			long cookie)
+{
+	const struct bpf_insn *insns = bpf_program__insns(prog);
+	size_t len = bpf_program__insn_cnt(prog) * sizeof(*insns);
+	int fd;
+
+	if (dump_path) {
+		fd = open(dump_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || write(fd, insns, len) != (ssize_t)len)
+			return -EIO;
+		close(fd);
+		return -ECANCELED;
+	}
+	/* syscall programs are sleepable, as libbpf's "syscall" loads them */
+	if (bpf_program__type(prog) == BPF_PROG_TYPE_SYSCALL)
+		opts->prog_flags |= BPF_F_SLEEPABLE;
+	if (enforce_cmd && bpf_program__type(prog) == BPF_PROG_TYPE_EXT &&
+	    system(enforce_cmd)) {
+		fprintf(stderr, "ext_verified: '%s' failed\n", enforce_cmd);
+		return -EIO;
+	}
+	if (sig) {
+		opts->signature = sig;
+		opts->signature_sz = sig_size;
+		opts->keyring_id = keyring_id;
+	}
+	return 0;
+}
+
+static void *read_file(const char *path, __u32 *size)
+{
+	static char buf[8192];
+	void *copy;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	copy = malloc(n);
+	if (copy)
+		memcpy(copy, buf, n);
+	*size = n;
+	return copy;
+}
+
+static void use_sig(const char *path, int ring)
+{
+	free(sig);
+	sig = path ? read_file(path, &sig_size) : NULL;
+	keyring_id = ring;
+	if (path && !sig) {
+		fprintf(stderr, "ext_verified: cannot read %s\n", path);
+		exit(2);
+	}
+}
+
+/* fdinfo line "KEY:\tVALUE" of FD, or "" */
+static const char *fdinfo(int fd, const char *key)
+{
+	static char line[256];
+	char path[64];
+	size_t n = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return "";
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			fclose(f);
+			line[strcspn(line, "\n")] = 0;
+			return line + n + 2;
+		}
+	}
+	fclose(f);
+	return "";
+}
+
+static int run(int prog_fd)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, topts);
+	int err = bpf_prog_test_run_opts(prog_fd, &topts);
+
+	return err ? err : (int)topts.retval;
+}
+
+/* The target: signed with SIG against RING, or unsigned (NULL) */
+static struct ext_target *load_target(const char *sigfile, int ring)
+{
+	struct ext_target *skel;
+
+	use_sig(sigfile, ring);
+	skel = ext_target__open();
+	if (!skel)
+		return NULL;
+	bpf_program__set_autoload(skel->progs.owner, false);
+	if (ext_target__load(skel)) {
+		ext_target__destroy(skel);
+		skel = NULL;
+	}
+	use_sig(NULL, 0);
+	return skel;
+}
+
+/* Load the extension/tracing program PROG of ext_replace against
+ * TARGET_FD's function FUNC, signed with SIGFILE against RING (or not):
+ * 0, or the load's error with the verifier log in log_buf.
+ */
+static int load_ext(struct ext_replace **out, const char *name, int target_fd,
+		    const char *func, const char *sigfile, int ring)
+{
+	struct ext_replace *skel;
+	struct bpf_program *prog;
+	int err;
+
+	*out = NULL;
+	skel = ext_replace__open();
+	if (!skel)
+		return -ENOMEM;
+	prog = bpf_object__find_program_by_name(skel->obj, name);
+	bpf_program__set_autoload(prog, true);
+	bpf_program__set_attach_target(prog, target_fd, func);
+	log_buf[0] = 0;
+	bpf_program__set_log_buf(prog, log_buf, sizeof(log_buf));
+	bpf_program__set_log_level(prog, 1);
+	use_sig(sigfile, ring);
+	err = ext_replace__load(skel);
+	use_sig(NULL, 0);
+	if (err) {
+		ext_replace__destroy(skel);
+		return err;
+	}
+	*out = skel;
+	return 0;
+}
+
+static int logged(const char *line)
+{
+	return strstr(log_buf, line) != NULL;
+}
+
+#define VERIFIED_MSG \
+	"Cannot replace a function of a verified program without a signature as trusted"
+#define EXCL_MSG "Cannot replace a function of a program that uses an exclusive map"
+
+static void test_verified(const char *sigfile, int ring, const char *ext_sig,
+			  int ext_ring, const char *other_sig, int other_ring)
+{
+	struct ext_target *plain, *signed_t;
+	struct ext_replace *ext;
+	struct bpf_link *link;
+	int err, fd;
+
+	plain = load_target(NULL, 0);
+	signed_t = load_target(sigfile, ring);
+	CHECK("ext: the unsigned and the signed target load", plain && signed_t,
+	      "unsigned %p signed %p", plain, signed_t);
+	if (!plain || !signed_t)
+		goto out;
+	fd = bpf_program__fd(signed_t->progs.target);
+	CHECK("ext: the signed target is recorded verified",
+	      !strcmp(fdinfo(fd, "prog_sig"), "verified"), "prog_sig '%s'",
+	      fdinfo(fd, "prog_sig"));
+	CHECK("ext: the signed target returns pick(1) = 2", run(fd) == 2, "got %d", run(fd));
+
+	/* The baseline: extensions of an unsigned program work */
+	err = load_ext(&ext, "new_pick", bpf_program__fd(plain->progs.target), "pick",
+		       NULL, 0);
+	link = err ? NULL : bpf_program__attach_trace(ext->progs.new_pick);
+	CHECK("ext: an unsigned extension replaces pick() of an unsigned program",
+	      link && run(bpf_program__fd(plain->progs.target)) == 0x1337,
+	      "load %d, link %p, ret %d: %s", err, link,
+	      run(bpf_program__fd(plain->progs.target)), log_buf);
+	bpf_link__destroy(link);
+
+	/* The same extension, already loaded, linked to the signed target
+	 * with BPF_LINK_CREATE's target_fd
+	 */
+	if (ext) {
+		link = bpf_program__attach_freplace(ext->progs.new_pick, fd, "pick");
+		err = link ? 0 : -errno;
+		CHECK("ext: BPF_LINK_CREATE of an unsigned extension to the verified target: EPERM",
+		      err == -EPERM, "got %d", err);
+		bpf_link__destroy(link);
+		ext_replace__destroy(ext);
+	}
+
+	err = load_ext(&ext, "new_pick", fd, "pick", NULL, 0);
+	CHECK("ext: an unsigned extension of the verified target: EPERM", err == -EPERM,
+	      "got %d", err);
+	CHECK("ext: the verifier log says why (unsigned)", logged(VERIFIED_MSG),
+	      "log: %s", log_buf);
+	ext_replace__destroy(ext);
+
+	err = load_ext(&ext, "new_pick", fd, "pick", other_sig, other_ring);
+	CHECK("ext: an extension verified against another keyring: EPERM", err == -EPERM,
+	      "got %d", err);
+	CHECK("ext: the verifier log says why (other keyring)", logged(VERIFIED_MSG),
+	      "log: %s", log_buf);
+	ext_replace__destroy(ext);
+
+	err = load_ext(&ext, "new_pick", fd, "pick", ext_sig, ext_ring);
+	link = err ? NULL : bpf_program__attach_trace(ext->progs.new_pick);
+	CHECK("ext: an extension verified against the target's keyring replaces pick()",
+	      link && run(fd) == 0x1337, "load %d, link %p, ret %d: %s", err, link,
+	      run(fd), log_buf);
+	bpf_link__destroy(link);
+	ext_replace__destroy(ext);
+	CHECK("ext: with the extension gone, the verified target returns 2 again",
+	      run(fd) == 2, "got %d", run(fd));
+
+	/* Tracing watches the verified program: allowed, changes nothing */
+	err = load_ext(&ext, "watch_pick", fd, "pick", NULL, 0);
+	link = err ? NULL : bpf_program__attach_trace(ext->progs.watch_pick);
+	CHECK("ext: fentry on a function of the verified target attaches", link != NULL,
+	      "load %d: %s", err, log_buf);
+	if (link) {
+		CHECK("ext: under fentry the verified target still returns 2", run(fd) == 2,
+		      "got %d", run(fd));
+		CHECK("ext: fentry saw pick(1)", ext->bss->seen == 1, "seen %llu",
+		      (unsigned long long)ext->bss->seen);
+	}
+	bpf_link__destroy(link);
+	ext_replace__destroy(ext);
+out:
+	ext_target__destroy(plain);
+	ext_target__destroy(signed_t);
+}
+
+static void test_exclusive(void)
+{
+	__u32 key = 0, value = GOOD;
+	struct ext_target *skel;
+	struct ext_replace *ext;
+	struct bpf_link *link;
+	int err, fd, map;
+
+	skel = ext_target__open();
+	if (!skel) {
+		CHECK("ext: the exclusive map's owner opens", 0, "errno %d", errno);
+		return;
+	}
+	bpf_program__set_autoload(skel->progs.target, false);
+	bpf_map__set_exclusive_program(skel->maps.excl_map, skel->progs.owner);
+	err = ext_target__load(skel);
+	CHECK("ext: the exclusive map's owner loads", !err, "err %d", err);
+	if (err)
+		goto out;
+	fd = bpf_program__fd(skel->progs.owner);
+	map = bpf_map__fd(skel->maps.excl_map);
+	bpf_map_update_elem(map, &key, &value, 0);
+	err = bpf_map_freeze(map);
+	CHECK("ext: the owner reads its frozen map", !err && run(fd) == (int)GOOD,
+	      "freeze %d, ret %#x", err, run(fd));
+
+	err = load_ext(&ext, "new_use", fd, "use", NULL, 0);
+	link = err ? NULL : bpf_program__attach_trace(ext->progs.new_use);
+	if (link)
+		run(fd);
+	CHECK("ext: an extension of the exclusive map's owner: EPERM", err == -EPERM,
+	      "got %d, link %p", err, link);
+	CHECK("ext: the verifier log says why (exclusive map)", logged(EXCL_MSG),
+	      "log: %s", log_buf);
+	bpf_link__destroy(link);
+	ext_replace__destroy(ext);
+
+	err = load_ext(&ext, "write_use", fd, "use", NULL, 0);
+	link = err ? NULL : bpf_program__attach_trace(ext->progs.write_use);
+	if (link)
+		run(fd);
+	CHECK("ext: fexit writing through the owner's pointer argument: EACCES",
+	      err == -EACCES, "got %d, link %p", err, link);
+	bpf_link__destroy(link);
+	ext_replace__destroy(ext);
+
+	value = 0;
+	bpf_map_lookup_elem(map, &key, &value);
+	CHECK("ext: the frozen exclusive map still holds its value", value == GOOD,
+	      "value %#x", value);
+out:
+	ext_target__destroy(skel);
+}
+
+/* Under the policy, which refuses at BPF_PROG_LOAD's LSM hook, before the
+ * verifier runs: EPERM and an empty verifier log, whatever the kernel's own
+ * rules for extensions would say.
+ */
+/* Remove the policy's pin and wait until it is no longer in force: the
+ * link is released by a deferred work item, so the first loads after the
+ * unlink may still meet it. At most 5 s.
+ */
+static void policy_off(const char *pin)
+{
+	struct bpf_insn ret0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int i, fd = -1;
+
+	unlink(pin);
+	for (i = 0; i < 500 && fd < 0; i++) {
+		fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", ret0, 2, NULL);
+		if (fd < 0)
+			usleep(10000);
+	}
+	if (fd < 0)
+		fprintf(stderr, "ext_verified: the policy is still in force after 5 s\n");
+	else
+		close(fd);
+}
+
+static void test_policy(const char *sigfile, int ring, const char *ext_sig,
+			const char *other_sig, int other_ring, const char *pin)
+{
+	struct ext_target *signed_t;
+	struct ext_replace *ext;
+	struct bpf_link *link;
+	int err, fd;
+
+	signed_t = load_target(sigfile, ring);
+	CHECK("policy: ext: a target signed against the trusted keyring loads",
+	      signed_t != NULL, "errno %d", errno);
+	if (!signed_t)
+		return;
+	fd = bpf_program__fd(signed_t->progs.target);
+
+	err = load_ext(&ext, "new_pick", fd, "pick", NULL, 0);
+	policy_off(pin);
+	CHECK("policy: ext: an unsigned extension of it is refused by the policy (EPERM, before the verifier)",
+	      err == -EPERM && !log_buf[0], "got %d, log: %s", err, log_buf);
+	ext_replace__destroy(ext);
+
+	err = load_ext(&ext, "new_pick", fd, "pick", other_sig, other_ring);
+	policy_off(pin);
+	CHECK("policy: ext: an extension verified against an untrusted keyring is refused by the policy",
+	      err == -EPERM && !log_buf[0], "got %d, log: %s", err, log_buf);
+	ext_replace__destroy(ext);
+
+	err = load_ext(&ext, "new_pick", fd, "pick", ext_sig, ring);
+	policy_off(pin);
+	link = err ? NULL : bpf_program__attach_trace(ext->progs.new_pick);
+	CHECK("policy: ext: an extension verified against the trusted keyring replaces pick()",
+	      link && run(fd) == 0x1337, "load %d, link %p, ret %d: %s", err, link,
+	      run(fd), log_buf);
+	bpf_link__destroy(link);
+	ext_replace__destroy(ext);
+	ext_target__destroy(signed_t);
+}
+
+int main(int argc, char **argv)
+{
+	LIBBPF_OPTS(libbpf_prog_handler_opts, handler, .prog_prepare_load_fn = prepare_load);
+	struct ext_replace *ext;
+	struct ext_target *t;
+
+	if (libbpf_register_prog_handler("signed", BPF_PROG_TYPE_SYSCALL, 0, &handler) < 0 ||
+	    libbpf_register_prog_handler("freplace+", BPF_PROG_TYPE_EXT, 0, &handler) < 0) {
+		fprintf(stderr, "ext_verified: cannot register the section handlers\n");
+		return 2;
+	}
+	if (argc == 4 && !strcmp(argv[1], "dump")) {
+		dump_path = argv[2];
+		load_target(NULL, 0);
+		dump_path = NULL;
+		t = load_target(NULL, 0);
+		if (!t)
+			return 2;
+		dump_path = argv[3];
+		load_ext(&ext, "new_pick", bpf_program__fd(t->progs.target), "pick", NULL, 0);
+		ext_target__destroy(t);
+		return 0;
+	}
+	if (argc == 8 && !strcmp(argv[1], "policy")) {
+		char cmd[512], *dir = strdup(argv[0]);
+
+		snprintf(cmd, sizeof(cmd), "%s/signed_only enforce %s session session",
+			 dirname(dir), argv[7]);
+		enforce_cmd = cmd;
+		test_policy(argv[2], atoi(argv[3]), argv[4], argv[5], atoi(argv[6]), argv[7]);
+		return test_failures ? 1 : 0;
+	}
+	if (argc != 8 || strcmp(argv[1], "run")) {
+		fprintf(stderr, "usage: ext_verified dump TARGET EXT | run SIG RING EXT_SIG EXT_RING OTHER_SIG OTHER_RING | policy SIG RING EXT_SIG OTHER_SIG OTHER_RING PIN\n");
+		return 2;
+	}
+	test_verified(argv[2], atoi(argv[3]), argv[4], atoi(argv[5]), argv[6],
+		      atoi(argv[7]));
+	test_exclusive();
+	return test_failures ? 1 : 0;
+}
