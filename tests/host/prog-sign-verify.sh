@@ -248,10 +248,10 @@ else
 	as_user() { "$@"; }
 fi
 expect_err "out FILE in a read-only directory" 255 \
-	"failed to create a temporary file in $ro for header $ro/x.h: Permission denied" \
+	"cannot write header $ro/x.h: its directory: Permission denied" \
 	as_user "$WORK/bpftool-copy" prog sign file "$H" -i "$WORK/rsa.crt" attach "$WORK/ext-rsa.p7s" out "$ro/x.h"
 expect_err "payload FILE in a read-only directory" 255 \
-	"failed to create a temporary file in $ro for payload $ro/p.bin: Permission denied" \
+	"cannot write payload $ro/p.bin: its directory: Permission denied" \
 	as_user "$WORK/bpftool-copy" prog sign file "$H" payload "$ro/p.bin"
 expect_eq "read-only directory stays empty" "" "$(ls -A "$ro")"
 
@@ -342,16 +342,44 @@ wait "$reader" || true
 expect_eq "the FIFO's reader got exactly opts_insn || opts_data" "" "$(cmp "$F/fifo.out" "$D/payload.bin" 2>&1)"
 expect_eq "the FIFO is still a FIFO" fifo "$(stat -c %F "$F/fifo")"
 
-# A header with two names is rewritten in place: both names see it
+# A header with two names is refused, before anything is signed: written
+# in place, a failed write (EFBIG, ENOSPC, a signal) would leave half a
+# header under every name; replaced, the other name would keep the old one
 cp "$WORK/p256.h" "$F/h1.h"
 ln "$F/h1.h" "$F/h2.h"
-ino=$(stat -c %i "$F/h1.h")
-expect_status "re-sign in place a header with two hard links" 0 signrsa "$F/h1.h"
-expect_eq "hard-linked header: both names hold the re-signed header" "|" \
-	"$(cmp "$F/h1.h" "$H" 2>&1)|$(cmp "$F/h2.h" "$H" 2>&1)"
-expect_eq "hard-linked header: same inode, still two links" "$ino 2|$ino 2" \
-	"$(stat -c '%i %h' "$F/h1.h")|$(stat -c '%i %h' "$F/h2.h")"
+expect_err "re-sign in place a header with two hard links: refused" 255 \
+	"header $F/h1.h has 2 hard links: a file with other names is not rewritten (give another path, or remove the other links)" \
+	signrsa "$F/h1.h"
+expect_eq "hard-linked header: both names hold the original bytes" "|" \
+	"$(cmp "$F/h1.h" "$WORK/p256.h" 2>&1)|$(cmp "$F/h2.h" "$WORK/p256.h" 2>&1)"
+expect_status "hard-linked header: re-signed to another path instead" 0 \
+	signrsa "$F/h1.h" out "$F/h3.h"
+expect_eq "hard-linked header: the other path holds the re-signed header" "" \
+	"$(cmp "$F/h3.h" "$H" 2>&1)"
 no_stray "hard-linked header" "$F"
+# A detached signature to a hard-linked file: refused as well
+expect_err "detached signature to a file with two hard links: refused" 255 \
+	"signature $F/h1.h has 2 hard links: a file with other names is not rewritten (give another path, or remove the other links)" \
+	signrsa "$H" detached "$F/h1.h"
+
+# A write that fails half way (EFBIG: the header is over 8 KiB, the file
+# size limit 8 KiB) leaves the original header whole and no temporary file
+cp "$WORK/p256.h" "$F/big.h"
+expect_eq "EFBIG test: the header is larger than 8 KiB" yes \
+	"$([ "$(stat -c %s "$H")" -gt 8192 ] && echo yes || echo no)"
+rc=0
+(trap "" XFSZ; ulimit -f 8; signrsa "$F/big.h") >"$WORK/out" 2>"$WORK/err" || rc=$?
+expect_eq "re-sign in place with the file size limit under the header's size: exit 255" 255 "$rc"
+expect_eq "EFBIG: the message names the error" 1 \
+	"$(grep -c "^Error: failed to write header $F/big.h: File too large$" "$WORK/err")"
+expect_eq "EFBIG: the original header is whole" "" "$(cmp "$F/big.h" "$WORK/p256.h" 2>&1)"
+no_stray "EFBIG" "$F"
+
+# Paths that cannot be written are refused before the key is used: with a
+# key file that does not exist, the output's error comes first
+expect_err "output into a directory that does not exist: refused before signing" 255 \
+	"cannot write header $F/nodir/x.h: its directory: No such file or directory" \
+	"$BPFTOOL" -k "$WORK/no-such.key" -i "$WORK/rsa.crt" prog sign file "$H" out "$F/nodir/x.h"
 
 # A header with one name is replaced (temporary file, rename): the new file
 # keeps the mode, owner and extended attributes of the one it replaces
