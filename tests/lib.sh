@@ -12,7 +12,9 @@ BPFTOOL_DYNAMIC=${BPFTOOL_DYNAMIC:-$OUT/bpftool-dynamic/bpftool}
 T=${T:-$OUT/tests}
 
 pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1${2:+: $2}"; }
+# a script that failed a check exits non-zero (see the EXIT trap below)
+FAILED=0
+fail() { echo "FAIL: $1${2:+: $2}"; FAILED=1; }
 
 # expect_eq NAME EXPECTED ACTUAL
 expect_eq() {
@@ -132,6 +134,7 @@ key_digest() {
 	tail -c +$(($1 + $2 + 2)) "$spki" | head -c $(($3 - 1)) | openssl dgst -sha256 -r | cut -c1-64
 }
 
-# A fresh scratch folder per test script, removed on exit.
+# A fresh scratch folder per test script, removed on exit; a script that
+# failed a check exits with status 1 if it would have exited with 0.
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+trap 'rc=$?; rm -rf "$WORK"; [ "$rc" != 0 ] || [ "$FAILED" = 0 ] || exit 1' EXIT

@@ -17,4 +17,16 @@ keyctl padd asymmetric "" @s <"$T/keys/signer.der" >/dev/null
 "$T/loader_maps" dump insns.bin
 cms_sign insns.bin "$T/keys/signer.pem" "$T/keys/signer.key" sig.der
 run_tool loader_maps run sig.der
+
+# bpftool prog verify: a loader verified over its instructions alone (0
+# maps) does not vouch for what it loads, whichever keyring is named
+"$T/loader_maps" pin-child sig.der /sys/fs/bpf/lm_child
+expect_err "prog verify: a program whose loader's signature covers 0 maps fails" 1 \
+	"the program's loader was verified over its instructions only (covers 0 maps): such a loader loads whatever its caller hands it" \
+	"$BPFTOOL" prog verify pinned /sys/fs/bpf/lm_child keyring "$(keyctl show @s | awk 'NR == 2 { print $1 }')"
+rm -f /sys/fs/bpf/lm_child
 run_tool loader_race 200
+# The write before the freeze: the loader's own .rodata, written by a
+# thread of its process between the loader's update and its freeze
+# (progs/freeze_sleeper.bpf.c holds the window open)
+run_tool rodata_race 50 "$OUT/vmlinux.h"

@@ -19,6 +19,7 @@ char _license[] SEC("license") = "GPL";
 #define LM_OWN_MAP	0	/* the child uses the map this run created */
 #define LM_CTX_MAP	1	/* the child uses ctx->map_fd */
 #define LM_CREATE_ONLY	2	/* create the map, load no child */
+#define LM_CREATE_RDONLY 3	/* the same, read-only for programs (.rodata) */
 
 /* The same layout as struct loader_maps_ctx in tests/src/loader_maps.c */
 struct loader_maps_ctx {
@@ -52,10 +53,12 @@ int loader(struct loader_maps_ctx *ctx)
 	attr.key_size = 4;
 	attr.value_size = 4;
 	attr.max_entries = 1;
+	if (ctx->mode == LM_CREATE_RDONLY)
+		attr.map_flags = BPF_F_RDONLY_PROG;
 	map_fd = bpf_sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 	ctx->own_map_fd = map_fd;
 	ctx->prog_fd = 0;
-	if (ctx->mode == LM_CREATE_ONLY)
+	if (ctx->mode == LM_CREATE_ONLY || ctx->mode == LM_CREATE_RDONLY)
 		return 0;
 	if (ctx->mode == LM_CTX_MAP)
 		map_fd = ctx->map_fd;

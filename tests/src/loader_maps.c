@@ -19,6 +19,8 @@
  *                           instructions by a key in the session keyring
  *   loader_maps policy SIG  under the signed_only policy: the loader loads,
  *                           the program it loads is refused
+ *   loader_maps pin-child SIG PATH
+ *                           pin at PATH a program the signed loader loads
  */
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -33,6 +35,7 @@
 #define LM_OWN_MAP	0
 #define LM_CTX_MAP	1
 #define LM_CREATE_ONLY	2
+#define LM_CREATE_RDONLY 3
 
 /* The same layout as struct loader_maps_ctx in the loader */
 struct loader_maps_ctx {
@@ -190,6 +193,21 @@ static int user_map(void)
 	return sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 }
 
+/* Element 0 of MAP set from user space: 0 or -errno */
+static int update(int map)
+{
+	__u32 key = 0, value = 0x1337;
+
+	return bpf_map_update_elem(map, &key, &value, 0) ? -errno : 0;
+}
+
+static int update_batch(int map)
+{
+	__u32 key = 0, value = 0x1337, count = 1;
+
+	return bpf_map_update_batch(map, &key, &value, &count, NULL) ? -errno : 0;
+}
+
 static void close_fd(int fd)
 {
 	if (fd >= 0)
@@ -198,7 +216,7 @@ static void close_fd(int fd)
 
 static int run(const char *sig_path)
 {
-	int signed_fd, signed2_fd, unsigned_fd, umap, map, other, fd;
+	int signed_fd, signed2_fd, unsigned_fd, umap, map, other, fd, err;
 	size_t sig_len;
 	void *sig = read_file(sig_path, &sig_len);
 
@@ -279,6 +297,29 @@ static int run(const char *sig_path)
 	close_fd(map);
 	close_fd(other);
 
+	/* A verified loader's read-only maps (.rodata) are written by that
+	 * loader only, until it freezes them: a thread of its process must
+	 * not slip its own value in between the loader's update and freeze
+	 */
+	fd = child(signed_fd, LM_CREATE_RDONLY, -1, &other);
+	err = update(other);
+	CHECK("loader maps: a signed loader's read-only map: user-space update is EPERM",
+	      other >= 0 && err == -EPERM, "map %d, got %d", other, err);
+	err = update_batch(other);
+	CHECK("loader maps: a signed loader's read-only map: user-space batch update is EPERM",
+	      other >= 0 && err == -EPERM, "map %d, got %d", other, err);
+	close_fd(other);
+	fd = child(signed_fd, LM_CREATE_ONLY, -1, &other);
+	err = update(other);
+	CHECK("loader maps: a signed loader's writable map (like .data): user-space update works",
+	      other >= 0 && !err, "map %d, got %d", other, err);
+	close_fd(other);
+	fd = child(unsigned_fd, LM_CREATE_RDONLY, -1, &other);
+	err = update(other);
+	CHECK("loader maps: an unsigned loader's read-only map: user-space update works",
+	      other >= 0 && !err, "map %d, got %d", other, err);
+	close_fd(other);
+
 	close(umap);
 	close(unsigned_fd);
 	close(signed2_fd);
@@ -315,11 +356,35 @@ static int policy(const char *sig_path)
 	return test_failures ? 1 : 0;
 }
 
+/* Pin at PATH the program that the loader, signed with SIG, loads */
+static int pin_child(const char *sig_path, const char *path)
+{
+	int loader_fd, own_map, fd;
+	size_t sig_len;
+	void *sig;
+
+	sig = read_file(sig_path, &sig_len);
+	loader_fd = load_loader(sig, sig_len);
+	if (loader_fd < 0)
+		return 2;
+	fd = child(loader_fd, LM_OWN_MAP, -1, &own_map);
+	if (fd < 0 || bpf_obj_pin(fd, path)) {
+		fprintf(stderr, "loader_maps: child %d, pin %s: errno %d\n", fd, path, errno);
+		return 2;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "pin-child")) {
+		if (get_insns())
+			return 2;
+		return pin_child(argv[2], argv[3]);
+	}
 	if (argc != 3 || (strcmp(argv[1], "dump") && strcmp(argv[1], "run") &&
 			  strcmp(argv[1], "policy"))) {
-		fprintf(stderr, "usage: loader_maps dump FILE | loader_maps run|policy SIG\n");
+		fprintf(stderr, "usage: loader_maps dump FILE | loader_maps run|policy SIG | loader_maps pin-child SIG PATH\n");
 		return 2;
 	}
 	if (get_insns())

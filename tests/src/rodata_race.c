@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The write-before-freeze attack on a signed light skeleton: its loader
+ * creates the .rodata map (BPF_F_RDONLY_PROG), writes the signed value 1
+ * into it and then freezes it, with separate bpf_sys_bpf() calls on an fd
+ * of this process. A thread of the process writes 0x1337 into that fd in a
+ * loop: landing between the loader's update and its freeze, it would make
+ * get_value() return 0x1337 as a program loaded by a verified loader. The
+ * kernel must refuse every write to a verified loader's read-only map but
+ * the loader's own (EPERM).
+ *
+ * progs/freeze_sleeper.bpf.c makes the loader sleep just before that
+ * freeze (the guest has one CPU and no preemption), so the window is open
+ * in every round; FILE is a file whose uncached pages it reads.
+ *
+ *   rodata_race ROUNDS FILE
+ *
+ * Checks: the sleeper saw the freeze (the window was open), every round
+ * loaded, no attacker write succeeded, no load returned 0x1337.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <linux/keyctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "testlib.h"
+#include "rodata_const.lskel.h"
+#include "freeze_sleeper.skel.h"
+
+#define EVIL 0x1337
+
+static volatile int target_fd = -1, stop;
+static unsigned long writes;
+
+/* Writes EVIL into the fd the loader's .rodata gets, while the loader runs */
+static void *attacker(void *arg)
+{
+	static __u32 value[1024] = { EVIL };
+	union bpf_attr attr;
+	__u32 key = 0;
+	int fd;
+
+	while (!stop) {
+		fd = target_fd;
+		if (fd < 0) {
+			sched_yield();
+			continue;
+		}
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = fd;
+		attr.key = (unsigned long)&key;
+		attr.value = (unsigned long)value;
+		if (!sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr)))
+			__atomic_add_fetch(&writes, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static __u32 run_prog(int prog_fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = prog_fd;
+	return sys_bpf(BPF_PROG_TEST_RUN, &attr, sizeof(attr)) ? 0 : attr.test.retval;
+}
+
+/* The fd number the loader gives .rodata (the same in every round) */
+static int rodata_fd(void)
+{
+	struct rodata_const *skel = rodata_const__open();
+	int fd = -1;
+
+	if (!skel)
+		return -1;
+	skel->keyring_id = KEY_SPEC_SESSION_KEYRING;
+	if (!rodata_const__load(skel))
+		fd = skel->maps.rodata.map_fd;
+	rodata_const__destroy(skel);
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	int rounds, r, fd, loaded = 0, evil = 0, file;
+	struct freeze_sleeper *sleeper;
+	struct rodata_const *skel;
+	struct stat st;
+	pthread_t t;
+	void *pages;
+
+	if (argc != 3 || (rounds = atoi(argv[1])) <= 0) {
+		fprintf(stderr, "usage: rodata_race ROUNDS FILE\n");
+		return 2;
+	}
+	file = open(argv[2], O_RDONLY);
+	if (file < 0 || fstat(file, &st)) {
+		perror(argv[2]);
+		return 2;
+	}
+	pages = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, file, 0);
+	if (pages == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	/* best effort: the check on the sleeper's hits says if it slept */
+	posix_fadvise(file, 0, 0, POSIX_FADV_DONTNEED);
+	/* the fd is measured with the sleeper's own fds open */
+	sleeper = freeze_sleeper__open_and_load();
+	fd = sleeper && !freeze_sleeper__attach(sleeper) ? rodata_fd() : -1;
+	if (fd < 0) {
+		fprintf(stderr, "rodata_race: setup failed (rodata fd %d)\n", fd);
+		return 2;
+	}
+	sleeper->bss->base = (unsigned long)pages;
+	sleeper->bss->npages = st.st_size / 4096;
+	sleeper->bss->target_tgid = getpid();
+	sleeper->data->target_fd = fd;
+
+	pthread_create(&t, NULL, attacker, NULL);
+	for (r = 0; r < rounds; r++) {
+		skel = rodata_const__open();
+		if (!skel)
+			break;
+		skel->keyring_id = KEY_SPEC_SESSION_KEYRING;
+		target_fd = fd;
+		if (!rodata_const__load(skel)) {
+			loaded++;
+			if (run_prog(skel->progs.get_value.prog_fd) == EVIL)
+				evil++;
+		}
+		target_fd = -1;
+		rodata_const__destroy(skel);
+	}
+	stop = 1;
+	pthread_join(t, NULL);
+	printf("rodata race: %d rounds, %llu freezes slept on, %lu attacker writes succeeded, %d loads, %d returned 0x1337\n",
+	       rounds, (unsigned long long)sleeper->bss->hits, writes, loaded, evil);
+
+	CHECK("rodata race: the loader slept before its freeze (the window was open)",
+	      sleeper->bss->hits >= (unsigned long long)rounds, "%llu of %d rounds",
+	      (unsigned long long)sleeper->bss->hits, rounds);
+	CHECK("rodata race: every round loaded the signed skeleton", loaded == rounds,
+	      "%d of %d", loaded, rounds);
+	CHECK("rodata race: no write of the racing thread into the loader's .rodata succeeded",
+	      writes == 0, "%lu did", writes);
+	CHECK("rodata race: no load returned the racing thread's 0x1337", evil == 0,
+	      "%d of %d did", evil, loaded);
+	freeze_sleeper__destroy(sleeper);
+	return test_failures ? 1 : 0;
+}
