@@ -15,7 +15,7 @@ keyctl padd asymmetric "" "$ring" <signer.der >/dev/null
 other=$(keyctl newring ext-stranger @s)
 keyctl padd asymmetric "" "$other" <stranger.der >/dev/null
 
-"$T/ext_verified" dump target.bin ext.bin 2>/dev/null
+"$T/ext_verified" dump target.bin ext.bin gloader.bin 2>/dev/null
 expect_eq "ext: the target's instructions were dumped" yes \
 	"$([ -s target.bin ] && [ -s ext.bin ] && echo yes || echo no)"
 cms_sign target.bin signer.crt signer.key target.der
@@ -23,3 +23,8 @@ cms_sign ext.bin signer.crt signer.key ext.der
 cms_sign ext.bin stranger.crt stranger.key ext-other.der
 
 run_tool ext_verified run target.der "$ring" ext.der "$ring" ext-other.der "$other"
+
+# A loader signed over its instructions alone (its verdict covers 0 maps)
+# vouches for nothing it loads: not for an extension of a verified program
+cms_sign gloader.bin signer.crt signer.key gloader.der
+run_tool ext_verified loader0 target.der "$ring" gloader.der

@@ -23,7 +23,7 @@ expect_status "policy: before, bpftool prog load of the unsigned object works" 0
 rm -f /sys/fs/bpf/unsigned_before
 
 # What the extension checks need, made before the policy is in force
-"$T/ext_verified" dump target.bin ext.bin 2>/dev/null
+"$T/ext_verified" dump target.bin ext.bin gloader.bin 2>/dev/null
 make_key stranger -algorithm RSA -pkeyopt rsa_keygen_bits:2048
 strangers=$(keyctl newring strangers @s)
 keyctl padd asymmetric "" "$strangers" <stranger.der >/dev/null

@@ -58,7 +58,7 @@ static int create_map(enum bpf_map_type type, const __u8 *hash, __u32 flags)
 	attr.max_entries = 1;
 	attr.map_flags = flags;
 	attr.excl_prog_hash = (unsigned long)hash;
-	attr.excl_prog_hash_size = HASH_SIZE;
+	attr.excl_prog_hash_size = hash ? HASH_SIZE : 0;
 	fd = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 	if (fd >= 0 && type == BPF_MAP_TYPE_ARRAY && bpf_map_update_elem(fd, &key, &value, 0)) {
 		close(fd);
@@ -123,6 +123,24 @@ static void test_iterators(struct excl_paths *skel)
 	      "map %d err %d", map, err);
 	CHECK("iter/bpf_map_elem: the owner's write lands", value_of(map) == EVIL,
 	      "value %#x", value_of(map));
+	close(map);
+
+	/* A map programs may only read (.rodata), frozen or not, exclusive or
+	 * not: no iterator, which could write it
+	 */
+	map = create_map(BPF_MAP_TYPE_ARRAY, NULL, BPF_F_RDONLY_PROG);
+	CHECK("iter: frozen read-only-for-programs array is created",
+	      map >= 0 && !bpf_map_freeze(map), "map %d errno %d", map, errno);
+	err = run_map_iter(prog, map);
+	CHECK("iter/bpf_map_elem: on a BPF_F_RDONLY_PROG map: EACCES", err == -EACCES,
+	      "got %d", err);
+	CHECK("iter/bpf_map_elem: the read-only value is unchanged", value_of(map) == GOOD,
+	      "value %#x", value_of(map));
+	close(map);
+	map = create_map(BPF_MAP_TYPE_ARRAY, NULL, 0);
+	err = run_map_iter(prog, map);
+	CHECK("iter/bpf_map_elem: on a plain array: attaches, and its write lands",
+	      err == 0 && value_of(map) == EVIL, "err %d value %#x", err, value_of(map));
 	close(map);
 
 	err = run_map_iter(bpf_program__fd(skel->progs.iter_sk_storage),

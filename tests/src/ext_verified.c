@@ -6,14 +6,21 @@
  * signature is at least as trusted, and of an exclusive map's owner only
  * if it owns the map too; tracing programs only watch).
  *
- *   ext_verified dump TARGET EXT    write the final instructions of the
- *                                   signed target and of the extension
+ *   ext_verified dump TARGET EXT GLOADER
+ *                                   write the final instructions of the
+ *                                   signed target, of the extension and
+ *                                   of progs/ext_gloader.bpf.c
  *   ext_verified run SIG RING EXT_SIG EXT_RING OTHER_SIG OTHER_RING
  *                                   every check: SIG signs the target,
  *                                   verified against keyring RING; EXT_SIG
  *                                   signs the extension against EXT_RING
  *                                   (the same keyring); OTHER_SIG signs it
  *                                   against OTHER_RING (another keyring)
+ *   ext_verified loader0 SIG RING GL_SIG
+ *                                   the extension loaded, unsigned, by a
+ *                                   loader signed over its instructions
+ *                                   alone (GL_SIG, against RING): such a
+ *                                   loader vouches for nothing it loads
  *   ext_verified policy SIG RING EXT_SIG OTHER_SIG OTHER_RING PIN
  *                                   under the signed_only policy (pinned at
  *                                   PIN, trusting the session keyring):
@@ -35,6 +42,7 @@
 #include "testlib.h"
 #include "ext_target.skel.h"
 #include "ext_replace.skel.h"
+#include "ext_gloader.skel.h"
 
 #define EVIL	0x41414141u
 #define GOOD	0x11111111u
@@ -49,6 +57,58 @@ static char log_buf[65536];
 
 /* Run just before an extension's BPF_PROG_LOAD, if set */
 static const char *enforce_cmd;
+
+/* The generic loader that loads extensions instead of libbpf, if >= 0 */
+static int gloader_fd = -1;
+
+#define ATTR_SZ 168
+
+/* The same layout as struct gloader_ctx in progs/ext_gloader.bpf.c */
+struct gloader_ctx {
+	__u8 attr[ATTR_SZ];
+	__s32 fd;
+	__u32 pad;
+	__u64 insns[128];
+	__u8 func_info[64];
+	__u8 license[8];
+};
+
+/* The program libbpf was about to load, loaded by the generic loader
+ * instead: the loader's result (fd or -errno) in *out, the program's
+ * verifier log in log_buf
+ */
+static int load_through_gloader(struct bpf_program *prog, struct bpf_prog_load_opts *o,
+				int *out)
+{
+	static struct gloader_ctx ctx;
+	union bpf_attr *a = (void *)ctx.attr;
+	size_t n = bpf_program__insn_cnt(prog);
+	LIBBPF_OPTS(bpf_test_run_opts, topts, .ctx_in = &ctx, .ctx_size_in = sizeof(ctx));
+
+	if (n > 128 || o->func_info_cnt * o->func_info_rec_size > sizeof(ctx.func_info))
+		return -E2BIG;
+	memset(&ctx, 0, sizeof(ctx));
+	memcpy(ctx.insns, bpf_program__insns(prog), n * sizeof(struct bpf_insn));
+	memcpy(ctx.func_info, o->func_info, o->func_info_cnt * o->func_info_rec_size);
+	strcpy((char *)ctx.license, "GPL");
+	a->prog_type = bpf_program__type(prog);
+	a->insn_cnt = n;
+	a->prog_btf_fd = o->prog_btf_fd;
+	a->func_info_rec_size = o->func_info_rec_size;
+	a->func_info_cnt = o->func_info_cnt;
+	a->attach_prog_fd = o->attach_prog_fd;
+	a->attach_btf_id = o->attach_btf_id;
+	a->log_buf = (unsigned long)log_buf;
+	a->log_size = sizeof(log_buf);
+	a->log_level = 1;
+	ctx.fd = -1;
+	if (bpf_prog_test_run_opts(gloader_fd, &topts))
+		return -errno;
+	*out = ctx.fd;
+	return 0;
+}
+
+static int gloader_child = -1;
 
 static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opts,
 			long cookie)
@@ -67,6 +127,11 @@ static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opt
 	/* syscall programs are sleepable, as libbpf's "syscall" loads them */
 	if (bpf_program__type(prog) == BPF_PROG_TYPE_SYSCALL)
 		opts->prog_flags |= BPF_F_SLEEPABLE;
+	if (gloader_fd >= 0 && bpf_program__type(prog) == BPF_PROG_TYPE_EXT) {
+		int err = load_through_gloader(prog, opts, &gloader_child);
+
+		return err ?: -ECANCELED;
+	}
 	if (enforce_cmd && bpf_program__type(prog) == BPF_PROG_TYPE_EXT &&
 	    system(enforce_cmd)) {
 		fprintf(stderr, "ext_verified: '%s' failed\n", enforce_cmd);
@@ -344,6 +409,62 @@ out:
  * verifier runs: EPERM and an empty verifier log, whatever the kernel's own
  * rules for extensions would say.
  */
+/* The generic loader as a sleepable syscall program, signed with SIGFILE
+ * against RING over its instructions alone
+ */
+static int load_gloader(const char *sigfile, int ring)
+{
+	struct ext_gloader *skel = ext_gloader__open();
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = BPF_F_SLEEPABLE,
+		    .keyring_id = ring);
+	int fd;
+
+	if (!skel)
+		return -errno;
+	use_sig(sigfile, ring);
+	opts.signature = sig;
+	opts.signature_sz = sig_size;
+	fd = bpf_prog_load(BPF_PROG_TYPE_SYSCALL, "gloader", "GPL",
+			   bpf_program__insns(skel->progs.gloader),
+			   bpf_program__insn_cnt(skel->progs.gloader), &opts);
+	use_sig(NULL, 0);
+	ext_gloader__destroy(skel);
+	return fd < 0 ? -errno : fd;
+}
+
+static void test_loader0(const char *sigfile, int ring, const char *gl_sig)
+{
+	struct ext_target *signed_t;
+	struct ext_replace *ext;
+	int err, fd;
+
+	signed_t = load_target(sigfile, ring);
+	gloader_fd = load_gloader(gl_sig, ring);
+	CHECK("ext: loader0: the signed target and the generic loader load",
+	      signed_t && gloader_fd >= 0, "target %p, loader %d", signed_t, gloader_fd);
+	if (!signed_t || gloader_fd < 0)
+		goto out;
+	CHECK("ext: loader0: the generic loader's verdict covers 0 maps",
+	      !strcmp(fdinfo(gloader_fd, "prog_sig_maps"), "0"), "prog_sig_maps '%s'",
+	      fdinfo(gloader_fd, "prog_sig_maps"));
+	fd = bpf_program__fd(signed_t->progs.target);
+	err = load_ext(&ext, "new_pick", fd, "pick", NULL, 0);
+	CHECK("ext: loader0: the unsigned extension it loads for the verified target: EPERM",
+	      err == -ECANCELED && gloader_child == -EPERM, "load %d, child %d", err,
+	      gloader_child);
+	CHECK("ext: loader0: the verifier log says why", logged(VERIFIED_MSG), "log: %s",
+	      log_buf);
+	if (gloader_child >= 0)
+		close(gloader_child);
+	ext_replace__destroy(ext);
+	CHECK("ext: loader0: the verified target still returns 2", run(fd) == 2, "got %d",
+	      run(fd));
+	close(gloader_fd);
+out:
+	gloader_fd = -1;
+	ext_target__destroy(signed_t);
+}
+
 /* Remove the policy's pin and wait until it is no longer in force: the
  * link is released by a deferred work item, so the first loads after the
  * unlink may still meet it. At most 5 s.
@@ -417,7 +538,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ext_verified: cannot register the section handlers\n");
 		return 2;
 	}
-	if (argc == 4 && !strcmp(argv[1], "dump")) {
+	if (argc == 5 && !strcmp(argv[1], "dump")) {
+		struct ext_gloader *gl = ext_gloader__open();
+		FILE *f = fopen(argv[4], "w");
+		size_t n = gl ? bpf_program__insn_cnt(gl->progs.gloader) : 0;
+
+		if (!f || !n || fwrite(bpf_program__insns(gl->progs.gloader),
+				       sizeof(struct bpf_insn), n, f) != n || fclose(f))
+			return 2;
+		ext_gloader__destroy(gl);
 		dump_path = argv[2];
 		load_target(NULL, 0);
 		dump_path = NULL;
@@ -429,6 +558,10 @@ int main(int argc, char **argv)
 		ext_target__destroy(t);
 		return 0;
 	}
+	if (argc == 5 && !strcmp(argv[1], "loader0")) {
+		test_loader0(argv[2], atoi(argv[3]), argv[4]);
+		return test_failures ? 1 : 0;
+	}
 	if (argc == 8 && !strcmp(argv[1], "policy")) {
 		char cmd[512], *dir = strdup(argv[0]);
 
@@ -439,7 +572,7 @@ int main(int argc, char **argv)
 		return test_failures ? 1 : 0;
 	}
 	if (argc != 8 || strcmp(argv[1], "run")) {
-		fprintf(stderr, "usage: ext_verified dump TARGET EXT | run SIG RING EXT_SIG EXT_RING OTHER_SIG OTHER_RING | policy SIG RING EXT_SIG OTHER_SIG OTHER_RING PIN\n");
+		fprintf(stderr, "usage: ext_verified dump TARGET EXT GLOADER | loader0 SIG RING GL_SIG | run SIG RING EXT_SIG EXT_RING OTHER_SIG OTHER_RING | policy SIG RING EXT_SIG OTHER_SIG OTHER_RING PIN\n");
 		return 2;
 	}
 	test_verified(argv[2], atoi(argv[3]), argv[4], atoi(argv[5]), argv[6],
