@@ -140,7 +140,7 @@ static void race_freeze(int rounds)
 		union bpf_attr attr;
 		pthread_t t;
 		char frozen;
-		int which = r & 1, fd, err;
+		int which = r & 1, fd, err, i;
 
 		writer_fd = create_meta();
 		update(writer_fd, 'A');
@@ -150,8 +150,12 @@ static void race_freeze(int rounds)
 		usleep(50 + r % 200);
 		memset(&attr, 0, sizeof(attr));
 		attr.map_fd = writer_fd;
-		/* an update in flight makes freeze -EBUSY: try again */
-		while ((err = sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr))) == -EBUSY)
+		/* an update in flight makes freeze -EBUSY: try again, a
+		 * bounded number of times (a round still EBUSY after them
+		 * counts as not frozen, which fails below)
+		 */
+		for (i = 0; (err = sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr))) == -EBUSY &&
+			    i < 1000000; i++)
 			busy++;
 		if (err)
 			unfrozen++;
@@ -163,7 +167,6 @@ static void race_freeze(int rounds)
 		 */
 		if (!err) {
 			unsigned long seen = late_tries;
-			int i;
 
 			for (i = 0; late_tries == seen && i < 1000000; i++)
 				sched_yield();
