@@ -11,7 +11,7 @@ cd "$WORK"
 
 dir=/sys/fs/bpf/prog_verify
 rm -rf "$dir"
-mkdir -p "$dir/lskel" "$dir/lskel2" "$dir/ulskel" "$dir/builtin"
+mkdir -p "$dir/lskel" "$dir/lskel2" "$dir/lskel3" "$dir/lskel4" "$dir/ulskel" "$dir/builtin"
 trap 'rm -rf "$dir" "$WORK"' EXIT
 
 keyctl new_session >/dev/null
@@ -114,6 +114,20 @@ expect_status "name matching two programs, JSON: exit status" 0 \
 expect_eq "name matching two programs, JSON: an array of 2, both verified" "array 2 $ids verified" \
 	"$(jq -r '"\(type) \(length) \([.[].id] | sort | map(tostring) | join(",")) \([.[].verdict] | unique | join(","))"' "$WORK/out" 2>&1)"
 rm -rf "$dir/lskel2"
+
+# A program that fails fails the whole, wherever it comes: signed, then
+# unsigned, then signed again (by id), under one name
+expect_status "unsigned light skeleton pins another on_entry" 0 \
+	"$T/lskel_run_unsigned" pin "$dir/lskel3" 0
+expect_status "a signed light skeleton pins a third on_entry, after it" 0 \
+	"$T/lskel_run" pin "$dir/lskel4" session
+expect_status "name matching signed, unsigned, signed programs: exit 1" 1 \
+	bt prog verify name on_entry keyring "$serial"
+rm -rf "$dir/lskel3" "$dir/lskel4"
+expect_err "name matching no program: a message, exit 2" 2 \
+	"no program matches name no_such_prog" bt prog verify name no_such_prog
+expect_eq "name matching no program, JSON: one error object" "no program matches name no_such_prog" \
+	"$(bt -j prog verify name no_such_prog 2>/dev/null | jq -r .error 2>&1)"
 
 # --- A directly signed program (sig_load), digest = openssl's ---
 "$T/sig_load" dump-nomap nomap.bin
