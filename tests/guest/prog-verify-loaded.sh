@@ -123,6 +123,16 @@ expect_status "a signed light skeleton pins a third on_entry, after it" 0 \
 	"$T/lskel_run" pin "$dir/lskel4" session
 expect_status "name matching signed, unsigned, signed programs: exit 1" 1 \
 	bt prog verify name on_entry keyring "$serial"
+uid=$(bt -j prog show pinned "$dir/lskel3/on_entry" | jq -r .id)
+expect_eq "name matching three: the error names the failing program's id" \
+	"Error: program $uid: neither the program nor its loader is signed" "$(cat "$WORK/err")"
+expect_eq "name matching three: the two others are printed as verified" 2 \
+	"$(grep -c '^verdict: *verified$' "$WORK/out")"
+expect_status "name matching three, JSON: exit 1" 1 \
+	bt -j prog verify name on_entry keyring "$serial"
+expect_eq "name matching three, JSON: an array of 3, the failing one an object with its id and reason" \
+	"3 $uid failed neither the program nor its loader is signed" \
+	"$(jq -r '"\(length) " + (.[] | select(.verdict == "failed") | "\(.id) \(.verdict) \(.reason)")' "$WORK/out" 2>&1)"
 rm -rf "$dir/lskel3" "$dir/lskel4"
 expect_err "name matching no program: a message, exit 2" 2 \
 	"no program matches name no_such_prog" bt prog verify name no_such_prog
