@@ -290,6 +290,18 @@ expect_eq "libbpf opts: opts.sz of an older binary: loads, unsigned" "ok|prog_si
 		grep -E '^(ok|prog_sig:)' | paste -sd'|')"
 expect_eq "libbpf opts: no 'kernel does not support' warning on this kernel" 0 \
 	"$(grep -c 'does not support program signatures' "$WORK/load.err" || true)"
+# libbpf keeps the kernel's errno: an unprivileged caller gets EPERM, not
+# EOPNOTSUPP and a warning that the kernel has no program signatures (its
+# feature probe, unprivileged too, fails with EPERM as well)
+unpriv=$(cat /proc/sys/kernel/unprivileged_bpf_disabled)
+[ "$unpriv" != 0 ] || echo 2 >/proc/sys/kernel/unprivileged_bpf_disabled
+pub=$(mktemp -d)
+cp nomap.der "$pub/" && chmod -R a+rX "$pub"
+expect_eq "libbpf opts: an unprivileged caller: EPERM, the kernel's errno" "EPERM|0" \
+	"$(setpriv --reuid=65534 --regid=65534 --clear-groups "$T/sig_load" load --libbpf \
+		--sig "$pub/nomap.der" --keyring 0 2>"$pub/err" || true)|$(grep -c 'does not support' "$pub/err" || true)"
+rm -rf "$pub"
+[ "$unpriv" != 0 ] || echo 0 >/proc/sys/kernel/unprivileged_bpf_disabled
 
 # The kfunc that checks PKCS#7 signatures from BPF programs, given a null
 # dynptr as data or signature (kernel patch 0001)
