@@ -39,37 +39,55 @@ offers() {
 	pass "$name"
 }
 
-cd "$WORK"
-touch key.pem cert.der prog.bpf.o notes.txt prog.lskel.h sig.der
-offers "completion: --sign from --si" "--sign" bpftool --si
-offers "completion: -S -i -k among the global options" "-S -i -k --sign" bpftool -
-offers "completion: a key file after -k" "key.pem" bpftool -k ke
-offers "completion: a certificate file after -i" "cert.der" bpftool -S -k key.pem -i ce
-offers "completion: commands after the signing options" "gen prog" bpftool -S -k key.pem -i cert.der ""
-offers "completion: gen skeleton after -S" "skeleton" bpftool -S -k key.pem -i cert.der gen sk
-offers "completion: object file for gen skeleton -S" "prog.bpf.o" \
-	bpftool -S -k key.pem -i cert.der gen skeleton pr
 # offers_exactly NAME EXPECTED WORD...: exactly EXPECTED, sorted
 offers_exactly() {
 	local name=$1 want=$2
 	shift 2
 	expect_eq "$name" "$want" "$(complete_line "$@")"
 }
+
+cd "$WORK"
+touch key.pem cert.der prog.bpf.o notes.txt prog.lskel.h sig.der
+offers "completion: --sign from --si" "--sign" bpftool --si
+offers_exactly "completion: long options, and -i -k (no long form), for a dash" \
+	"--base-btf --bpffs --debug --json --mapcompat --pretty --sign --use-loader --version -i -k" bpftool -
+offers "completion: a key file after a bundled -Sk" "key.pem" bpftool -Sk ke
+offers "completion: commands after -Sk KEY -i CERT" "gen prog" bpftool -Sk key.pem -i cert.der ""
+offers "completion: gen skeleton's object after -LSk KEY" "prog.bpf.o" \
+	bpftool -LSk key.pem -i cert.der gen skeleton pr
+offers "completion: commands after -kKEY (attached argument)" "gen prog" bpftool -kkey.pem ""
+offers "completion: a key file after -k" "key.pem" bpftool -k ke
+offers "completion: a certificate file after -i" "cert.der" bpftool -S -k key.pem -i ce
+offers "completion: commands after the signing options" "gen prog" bpftool -S -k key.pem -i cert.der ""
+offers "completion: gen skeleton after -S" "skeleton" bpftool -S -k key.pem -i cert.der gen sk
+offers "completion: object file for gen skeleton -S" "prog.bpf.o" \
+	bpftool -S -k key.pem -i cert.der gen skeleton pr
 offers "completion: sign and verify among prog's commands" "sign verify" bpftool prog ""
 offers_exactly "completion: file after prog sign" "file" bpftool prog sign ""
 offers "completion: a header file after prog sign file" "prog.lskel.h" bpftool prog sign file pr
-offers_exactly "completion: prog sign file HEADER keywords" "attach detached out payload" \
+offers_exactly "completion: prog sign file HEADER keywords" "attach detached object out payload" \
 	bpftool prog sign file prog.lskel.h ""
+offers "completion: an object file after prog sign file HEADER object" "prog.bpf.o" \
+	bpftool prog sign file prog.lskel.h object prog.b
+offers_exactly "completion: the other keywords after object OBJ" "attach detached out payload" \
+	bpftool prog sign file prog.lskel.h object prog.bpf.o ""
+offers_exactly "completion: object and out after attach SIG" "object out" \
+	bpftool prog sign file prog.lskel.h attach sig.der ""
+offers_exactly "completion: only object after payload FILE" "object" \
+	bpftool prog sign file prog.lskel.h payload x.bin ""
 offers "completion: a signature file after attach" "sig.der" \
 	bpftool -i cert.der prog sign file prog.lskel.h attach si
-offers_exactly "completion: out after attach SIG" "out" bpftool prog sign file prog.lskel.h attach sig.der ""
 offers "completion: a file after prog sign file HEADER out" "notes.txt prog.lskel.h" \
 	bpftool prog sign file prog.lskel.h out ""
 offers_exactly "completion: file, id, pinned, tag or name after prog verify" "file id name pinned tag" \
 	bpftool prog verify ""
 offers "completion: a header file after prog verify file" "prog.lskel.h" bpftool prog verify file pr
-offers_exactly "completion: signature after prog verify file HEADER" "signature" \
+offers_exactly "completion: object and signature after prog verify file HEADER" "object signature" \
 	bpftool prog verify file prog.lskel.h ""
+offers_exactly "completion: signature after prog verify file HEADER object OBJ" "signature" \
+	bpftool prog verify file prog.lskel.h object prog.bpf.o ""
+offers "completion: an object file after prog verify file HEADER object" "prog.bpf.o" \
+	bpftool prog verify file prog.lskel.h object prog.b
 offers "completion: a signature file after prog verify file HEADER signature" "sig.der" \
 	bpftool -i cert.der prog verify file prog.lskel.h signature si
 offers "completion: a file after prog verify pinned" "prog.lskel.h notes.txt" \

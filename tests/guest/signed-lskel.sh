@@ -12,6 +12,44 @@ run_tool lskel_run core session
 run_tool lskel_run globals session
 CHECK_PREFIX="unsigned: " run_tool lskel_run_unsigned globals 0
 expect_eq "lskel: unsigned skeleton still loads" ok "$("$T/lskel_run_unsigned" load-only 0 || true)"
+
+# Settings made before __load(): .data and .bss apply (written after the
+# signed load, before any attach); .rodata and another max_entries cannot
+# (the loader takes the signed values), so the load fails and says which.
+# get_settings() returns ro << 16 | data << 8 | bss.
+settings() { "$T/lskel_run" settings "$1" session 2>&1 || true; }
+msg() { printf '%s\n%s' "signed light skeleton: $1 of map $2 set before the load, but its loader takes the signed ones; set them before signing" "load: Invalid argument"; }
+expect_eq "settings: nothing set: the signed values" "ok 0x10200" "$(settings none)"
+expect_eq "settings: .data set before the load applies" "ok 0x10600" "$(settings data)"
+expect_eq "settings: .bss set before the load applies" "ok 0x10207" "$(settings bss)"
+expect_eq "settings: .rodata set before the load fails the load" \
+	"$(msg "initial values" rodata)" "$(settings rodata)"
+expect_eq "settings: another max_entries fails the load" \
+	"$(msg max_entries setting_map)" "$(settings max_entries)"
+expect_eq "settings: the signed max_entries is fine" "ok 0x10200" "$(settings max_entries_same)"
+expect_eq "settings: with a loader log, the message is in the log" \
+	"load: Invalid argument: log: signed light skeleton: initial values of map rodata set before the load, but its loader takes the signed ones; set them before signing" \
+	"$(settings rodata-log)"
+for w in rodata data bss max_entries; do
+	expect_eq "settings: unsigned skeleton takes $w" \
+		"ok $(case $w in rodata) echo 0x50200 ;; data) echo 0x10600 ;; bss) echo 0x10207 ;; *) echo 0x10200 ;; esac)" \
+		"$("$T/lskel_run_unsigned" settings $w 0 2>&1 || true)"
+done
+
+# The tree's runqslower sets .rodata (targ_pid, min_us) from its options:
+# on a signed skeleton it fails to load and says why, instead of tracing
+# with the options ignored; on an unsigned one the options apply
+rc=0
+out=$("$T/runqslower_signed" -p 1 20000 2>&1) || rc=$?
+expect_eq "runqslower signed: exit status" 1 "$rc"
+expect_eq "runqslower signed: the load fails, naming .rodata" \
+	"signed light skeleton: initial values of map rodata set before the load, but its loader takes the signed ones; set them before signing
+failed to load BPF object: -22" "$out"
+rc=0
+timeout 3 "$T/runqslower_unsigned" -p 1 20000 >"$WORK/rq.out" 2>&1 || rc=$?
+expect_eq "runqslower unsigned: runs until stopped" 124 "$rc"
+expect_eq "runqslower unsigned: traces with its threshold" \
+	"Tracing run queue latency higher than 20000 us" "$(head -n 1 "$WORK/rq.out")"
 expect_eq "lskel: one metadata byte flipped after signing is refused" \
 	"Key was rejected by service" "$("$T/lskel_run_tampered_data" load-only session || true)"
 expect_eq "lskel: one loader byte flipped after signing is refused" \

@@ -60,6 +60,8 @@ expect_status "pkcs11 -k with pin-value: gen skeleton -S" 0 \
 expect_eq "pkcs11 -k with pin-value: same header as make tests made" \
 	"$(sha256sum <"$P/rsa.lskel.h")" "$(sha256sum <"$WORK/out")"
 echo 1234 >pin.txt
+echo 9999 >wrongpin.txt
+chmod 600 pin.txt wrongpin.txt
 expect_status "pkcs11 -k with ?pin-source=file:PATH: gen skeleton -S" 0 \
 	pskel -S -k "$rsa_uri?pin-source=file:$WORK/pin.txt" -i "$P/rsa.pem"
 expect_eq "pkcs11 -k with pin-source: same header" \
@@ -83,31 +85,54 @@ expect_err "pkcs11: the static bpftool refuses a token, and says why" 255 \
 	"$OUT/bpftool" -S -k "$rsa_uri;pin-value=1234" -i "$P/rsa.pem" gen skeleton "$obj" name fentry_count
 expect_err "pkcs11: wrong PIN" 255 \
 	"failed to load private key $rsa_uri from its PKCS#11 token: PIN incorrect" \
-	pskel -S -k "$rsa_uri;pin-value=9999" -i "$P/rsa.pem"
+	pskel -S -k "$rsa_uri?pin-source=file:$WORK/wrongpin.txt" -i "$P/rsa.pem"
 expect_err "pkcs11: no PIN given" 255 \
 	"failed to load private key $rsa_uri from its PKCS#11 token: processing error (no PIN given: set BPFTOOL_SIGN_PIN or pin-source in the URI)" \
 	pskel -S -k "$rsa_uri" -i "$P/rsa.pem"
 expect_err "pkcs11: missing object" 255 \
 	"failed to load private key pkcs11:token=bpf-tests;object=nokey from its PKCS#11 token: object not found" \
-	pskel -S -k "pkcs11:token=bpf-tests;object=nokey;pin-value=1234" -i "$P/rsa.pem"
+	pskel -S -k "pkcs11:token=bpf-tests;object=nokey?pin-source=file:$WORK/pin.txt" -i "$P/rsa.pem"
 expect_err "pkcs11: missing token" 255 \
 	"failed to load private key pkcs11:token=notoken;object=rsa from its PKCS#11 token: object not found" \
-	pskel -S -k "pkcs11:token=notoken;object=rsa;pin-value=1234" -i "$P/rsa.pem"
+	pskel -S -k "pkcs11:token=notoken;object=rsa?pin-source=file:$WORK/pin.txt" -i "$P/rsa.pem"
 expect_err "pkcs11: token-less URI" 255 \
 	"pkcs11:object=rsa: the PKCS#11 URI names no token: add token=LABEL (or serial=)" \
-	pskel -S -k "pkcs11:object=rsa;pin-value=1234" -i "$P/rsa.pem"
+	pskel -S -k "pkcs11:object=rsa?pin-source=file:$WORK/pin.txt" -i "$P/rsa.pem"
 expect_err "pkcs11: pin-source file missing" 255 \
-	"$rsa_uri: failed to read the PIN from $WORK/nopin.txt: No such file or directory" \
+	"failed to read the passphrase from pin-source file:$WORK/nopin.txt: No such file or directory" \
 	pskel -S -k "$rsa_uri?pin-source=file:$WORK/nopin.txt" -i "$P/rsa.pem"
 expect_err "pkcs11: certificate not on the token" 255 \
 	"failed to load certificate pkcs11:token=bpf-tests;object=nocert;type=cert from its PKCS#11 token: object not found" \
-	pskel -S -k "$rsa_uri;pin-value=1234" -i "pkcs11:token=bpf-tests;object=nocert;type=cert"
+	pskel -S -k "$rsa_uri?pin-source=file:$WORK/pin.txt" -i "pkcs11:token=bpf-tests;object=nocert;type=cert"
 cp "$P/ec.lskel.h" keep.h
 expect_err "pkcs11: prog sign with a wrong PIN" 255 \
 	"failed to load private key $rsa_uri from its PKCS#11 token: PIN incorrect" \
-	"$BPFTOOL_DYNAMIC" -k "$rsa_uri;pin-value=9999" -i "$P/rsa.pem" prog sign file keep.h out new.h
+	"$BPFTOOL_DYNAMIC" -k "$rsa_uri?pin-source=file:$WORK/wrongpin.txt" -i "$P/rsa.pem" prog sign file keep.h out new.h
 expect_eq "pkcs11: prog sign with a wrong PIN: header unchanged, no output file" \
 	"$(sha256sum <"$P/ec.lskel.h")|absent" "$(sha256sum <keep.h)|$([ -e new.h ] && echo present || echo absent)"
+
+# --- PINs: one reader for pin-source and BPFTOOL_SIGN_PIN=file: ---
+expect_status "pkcs11: pin-value signs" 0 pskel -S -k "$rsa_uri;pin-value=1234" -i "$P/rsa.pem"
+expect_eq "pkcs11: pin-value: a warning that argv is readable, the PIN not shown" \
+	"warning: $rsa_uri: a pin-value in the command line can be read by other users (/proc/PID/cmdline): prefer pin-source=file:PATH or BPFTOOL_SIGN_PIN" \
+	"$(cat "$WORK/err")"
+cp pin.txt shared-pin.txt
+chmod 644 shared-pin.txt
+expect_status "pkcs11: a PIN file others may read still signs" 0 \
+	pskel -S -k "$rsa_uri?pin-source=file:$WORK/shared-pin.txt" -i "$P/rsa.pem"
+expect_eq "pkcs11: a PIN file others may read: a warning" \
+	"warning: $WORK/shared-pin.txt may be read by others than its owner (mode 0644): make it private (chmod 600)" \
+	"$(cat "$WORK/err")"
+expect_status "pkcs11: a private PIN file: no warning" 0 \
+	pskel -S -k "$rsa_uri?pin-source=file:$WORK/pin.txt" -i "$P/rsa.pem"
+expect_eq "pkcs11: a private PIN file: nothing on stderr" "" "$(cat "$WORK/err")"
+# a first line longer than the PIN buffer (256 bytes) is refused, not cut
+# to a prefix that would count as a wrong PIN towards the token's lockout
+printf '1234%0300d\n' 0 >long-pin.txt
+chmod 600 long-pin.txt
+expect_err "pkcs11: a PIN longer than bpftool takes" 255 \
+	"passphrase in pin-source file:$WORK/long-pin.txt is too long" \
+	pskel -S -k "$rsa_uri?pin-source=file:$WORK/long-pin.txt" -i "$P/rsa.pem"
 
 # --- Signed later: gen skeleton -S without a key ---
 make_key later -algorithm RSA -pkeyopt rsa_keygen_bits:2048

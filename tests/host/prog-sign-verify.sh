@@ -541,7 +541,7 @@ expect_err "verify with -k" 2 "command 'prog verify' does not take option -k" \
 	bt prog verify file "$H" -k "$WORK/rsa.key" -i "$WORK/rsa.crt"
 expect_err "verify without arguments" 2 "'verify' needs at least 2 arguments, 0 found" \
 	bt prog verify -i "$WORK/rsa.crt"
-expect_err "verify with an unknown keyword" 2 "expected 'signature SIGFILE', got: 'bogus'" \
+expect_err "verify with an unknown keyword" 2 "expected 'object OBJ' or 'signature SIGFILE' once each, got: 'bogus'" \
 	bt prog verify file "$H" -i "$WORK/rsa.crt" bogus
 expect_err "verify with a missing certificate" 2 \
 	"failed to open certificate $WORK/none.crt: No such file or directory" \

@@ -100,6 +100,7 @@ skel -S -k "$K" -i "$C" >"$WORK/clear.h"
 printf 's3cret\nnot this line\n' >"$WORK/pin"
 printf 's3cret' >"$WORK/pin-no-newline"
 printf 'wrong\n' >"$WORK/wrong-pin"
+chmod 600 "$WORK/pin" "$WORK/pin-no-newline" "$WORK/wrong-pin"
 signs_like_clear() {
 	local name=$1
 	shift
@@ -132,6 +133,13 @@ expect_err "fd:N not a number" 255 "invalid file descriptor in BPFTOOL_SIGN_PIN=
 expect_err "file:PATH with a wrong passphrase" 255 \
 	"failed to decrypt private key $WORK/enc.key with the passphrase in BPFTOOL_SIGN_PIN" \
 	pin "file:$WORK/wrong-pin"
+cp "$WORK/pin" "$WORK/shared-pin"
+chmod 640 "$WORK/shared-pin"
+signs_like_clear "file:PATH others may read" pin "file:$WORK/shared-pin"
+expect_eq "file:PATH others may read: a warning" \
+	"warning: $WORK/shared-pin may be read by others than its owner (mode 0640): make it private (chmod 600)" \
+	"$(cat "$WORK/err")"
+expect_eq "file:PATH private: no warning" "" "$(pin "file:$WORK/pin" 2>&1 >/dev/null)"
 cp "$H" "$WORK/inplace.h"
 expect_err "prog sign with an unreadable passphrase" 255 \
 	"failed to read the passphrase from BPFTOOL_SIGN_PIN=file:$WORK/none: No such file or directory" \

@@ -5,9 +5,17 @@
  *   lskel_run fentry KEYRING_ID   getpgid() hits counted by fentry/fexit
  *   lskel_run core KEYRING_ID     task_struct fields read through CO-RE
  *   lskel_run globals KEYRING_ID  .data/.bss values set before __load():
- *                                 a signed skeleton ignores them (its maps
- *                                 hold what was signed), an unsigned one
- *                                 takes them
+ *                                 every skeleton takes them (a signed one
+ *                                 writes them into its maps after the
+ *                                 load, before any attach)
+ *   lskel_run settings WHAT KEYRING_ID
+ *                                 settings.lskel.h with WHAT set before
+ *                                 __load(): none, rodata, data, bss,
+ *                                 max_entries or max_entries_same, or
+ *                                 rodata-log (the loader's log set); prints
+ *                                 "ok VALUE" (what get_settings() returns
+ *                                 after the load) or the failed load's
+ *                                 error and the loader log's first line
  *   lskel_run load-only KEYRING_ID
  *                                 just load fentry_count; print "ok" or
  *                                 the errno of the failed load
@@ -31,6 +39,7 @@
 #include "testlib.h"
 #include "fentry_count.lskel.h"
 #include "core_task.lskel.h"
+#include "settings.lskel.h"
 
 static int keyring_arg(const char *s)
 {
@@ -122,19 +131,63 @@ static void test_globals(int keyring)
 	CHECK("lskel globals: loads", err == 0, "err %d", err);
 	if (err)
 		goto out;
-#ifdef UNSIGNED_SKEL
-	CHECK("lskel globals: unsigned skeleton takes the .data value set before load",
+	CHECK("lskel globals: the skeleton takes the .data value set before load",
 	      skel->data->data_marker == 7, "%d", skel->data->data_marker);
-	CHECK("lskel globals: unsigned skeleton takes the .bss value set before load",
+	CHECK("lskel globals: the skeleton takes the .bss value set before load",
 	      skel->bss->target_pid == 12345, "%d", skel->bss->target_pid);
-#else
-	CHECK("lskel globals: signed skeleton keeps the signed .data value, not one set before load",
-	      skel->data->data_marker == 42, "%d", skel->data->data_marker);
-	CHECK("lskel globals: signed skeleton keeps .bss zeroed, not a value set before load",
-	      skel->bss->target_pid == 0, "%d", skel->bss->target_pid);
-#endif
 out:
 	core_task__destroy(skel);
+}
+
+/* settings WHAT: set WHAT before __load(), then print what the program
+ * sees, or why the load failed
+ */
+static int test_settings(const char *what, int keyring)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	struct settings *skel = settings__open();
+	static char log[1 << 20];
+	int err;
+
+	if (!skel) {
+		printf("open: %s\n", strerror(errno));
+		return 1;
+	}
+	/* rodata-log: the message in the loader's log, not on stderr */
+	if (!strcmp(what, "rodata-log")) {
+		skel->ctx.log_level = 1;
+		skel->ctx.log_buf = (long)log;
+		skel->ctx.log_size = sizeof(log);
+		what = "rodata";
+	}
+	if (!strcmp(what, "rodata"))
+		skel->rodata->setting_ro = 5;
+	else if (!strcmp(what, "data"))
+		skel->data->setting_data = 6;
+	else if (!strcmp(what, "bss"))
+		skel->bss->setting_bss = 7;
+	else if (!strcmp(what, "max_entries"))
+		skel->maps.setting_map.max_entries = 16;
+	else if (!strcmp(what, "max_entries_same"))
+		skel->maps.setting_map.max_entries = 8;
+	else if (strcmp(what, "none"))
+		return 2;
+	set_keyring(skel, keyring);
+	err = settings__load(skel);
+	if (err) {
+		fflush(stderr);
+		printf("load: %s%s%s\n", strerror(-err), *log ? ": log: " : "",
+		       strtok(log, "\n") ?: "");
+		settings__destroy(skel);
+		return 1;
+	}
+	err = bpf_prog_test_run_opts(skel->progs.get_settings.prog_fd, &run);
+	if (err)
+		printf("run: %s\n", strerror(errno));
+	else
+		printf("ok %#x\n", run.retval);
+	settings__destroy(skel);
+	return err ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -145,6 +198,8 @@ int main(int argc, char **argv)
 		test_core(keyring_arg(argv[2]));
 	else if (argc == 3 && !strcmp(argv[1], "globals"))
 		test_globals(keyring_arg(argv[2]));
+	else if (argc == 4 && !strcmp(argv[1], "settings"))
+		return test_settings(argv[2], keyring_arg(argv[3]));
 	else if (argc == 3 && !strcmp(argv[1], "load-only")) {
 		struct fentry_count *skel = fentry_count__open();
 		int err;
@@ -174,7 +229,7 @@ int main(int argc, char **argv)
 		fentry_count__destroy(skel);
 		return err ? 1 : 0;
 	} else {
-		fprintf(stderr, "usage: lskel_run fentry|core|globals|load-only KEYRING_ID | pin DIR KEYRING_ID\n");
+		fprintf(stderr, "usage: lskel_run fentry|core|globals|load-only KEYRING_ID | pin DIR KEYRING_ID | settings WHAT KEYRING_ID\n");
 		return 2;
 	}
 	return test_failures ? 1 : 0;

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+# forge-header.py SIGNED.h KIND OTHER.h: print a forgery of a signed light
+# skeleton header that keeps its signed blobs (tests/host/header-forgery.sh).
+# OTHER.h is another light skeleton, whose loader some forgeries load.
+import re
+import sys
+
+src = open(sys.argv[1]).read()
+kind = sys.argv[2]
+lines = src.split('\n')
+inc = lines.index('#include <bpf/skel_internal.h>')
+
+
+def after_include(text):
+    """text as line 7, after the #include and its blank line"""
+    return '\n'.join(lines[:inc + 1] + [text] + lines[inc + 1:])
+
+
+def blobs(text, last):
+    """the blob declarations of the load function, opts_data to last"""
+    m = re.search(r'\tstatic const char opts_data\[\].*?\n\tstatic const char '
+                  + last + r'\[\][^\n]*\n[^"]*";\n', text, re.S)
+    return m
+
+
+one_line = {
+    'define-load': '#define bpf_load_and_run(o) ((o)->signature = 0, '
+                   '(o)->excl_prog_hash = 0, bpf_load_and_run(o))',
+    'comment-continuation': '// a comment \\\n#define bpf_load_and_run(o) 0',
+    'second-decl': 'static  const char opts_data[] = "x";',
+    'extra-include': '#include "evil.h"',
+    'undef': '#undef SKEL_INTERNAL_H',
+    'define': '#define X 1',
+    'pragma': '_Pragma("redefine_extname syscall evil_syscall")',
+    'asm': 'asm(".globl evil");',
+    'constructor': '__attribute__((constructor)) static void evil(void) {}',
+    'cxx-attribute': '[[gnu::constructor]] static void evil(void) {}',
+    'digraph': '%:define bpf_load_and_run(o) 0',
+    'trigraph': '??=define bpf_load_and_run(o) 0',
+    'comment': '/* nothing to see */',
+}
+
+if kind in one_line:
+    out = after_include(one_line[kind])
+elif kind == 'if0':
+    # the signed blobs under #if 0, the other header's loader in #else,
+    # declared with two spaces, on one line each, unsigned
+    m = blobs(src, 'opts_excl_hash')
+    other = blobs(open(sys.argv[3]).read(), 'opts_insn').group(0)
+    other = other.replace('static const char', 'static  const char')
+    other = other.replace('\\\n', '').replace(' __attribute__((__aligned__(8)))', '')
+    other += '\tstatic  const char opts_sig[] = "";\n'
+    other += '\tstatic  const char opts_excl_hash[] = "";\n'
+    out = src[:m.start()] + '#if 0\n' + m.group(0) + '#else\n' + other + \
+        '#endif\n' + src[m.end():]
+elif kind == 'load-body':
+    out = src.replace('\topts.ctx = (struct bpf_loader_ctx *)skel;\n',
+                      '\topts.ctx = (struct bpf_loader_ctx *)skel;\n'
+                      '\topts.signature_sz = 0;\n', 1)
+elif kind == 'load-head':
+    out = src.replace('\tstruct bpf_load_and_run_opts opts = {};\n\tint err;\n',
+                      '\tstruct bpf_load_and_run_opts opts = {};\n\tint err = 0;\n', 1)
+elif kind == 'trailing':
+    out = src + 'static int evil;\n'
+elif kind == 'crlf':
+    out = src.replace('\n', '\r\n')
+elif kind == 'guard':
+    out = src.replace('#ifndef __SIGN_MIN_SKEL_H__', '#ifndef __OTHER_SKEL_H__', 1)
+elif kind == 'open-body':
+    out = src.replace('\tskel = skel_alloc(sizeof(*skel));\n',
+                      '\tskel = skel_alloc(sizeof(*skel));\n'
+                      '\tsyscall(321, 5, 0, 0);\n', 1)
+else:
+    sys.exit('forge-header.py: unknown forgery ' + kind)
+if out == src:
+    sys.exit('forge-header.py: ' + kind + ' changed nothing')
+sys.stdout.write(out)
