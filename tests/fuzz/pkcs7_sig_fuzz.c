@@ -48,6 +48,10 @@ void p_err(const char *fmt, ...)
 	errors++;
 }
 
+void p_info(const char *fmt, ...)
+{
+}
+
 /* as common.c's */
 void bin2hex(char *dst, const void *src, size_t n)
 {

@@ -120,12 +120,14 @@ expect_eq "that payload is opts_insn then opts_data" \
 	"$(sha256sum <"$WORK/payload.bin")"
 
 # --- Another object, a missing one, a file that is no object ---
-clang -O1 -g -target bpf -I "$inc" -c "$TESTS_DIR/progs/sign_min.bpf.c" -o "$WORK/other.bpf.o"
+# (sign_min.bpf.c built another way gives the same loader: another
+# program, under the same name)
+cp "$T/rodata_const.bpf.o" "$WORK/other.bpf.o"
 # the first line that differs, as cmp finds it in the header gen skeleton
 # writes for the other object
 bt -L -S gen skeleton "$WORK/other.bpf.o" name sign_min >"$WORK/other.h" 2>/dev/null
-first=$(cmp "$H" "$WORK/other.h" | sed -E 's/.*, line ([0-9]+)$/\1/')
-expect_err "another build of the object" 1 \
+first=$(cmp "$H" "$WORK/other.h" | sed -E 's/.*, line ([0-9]+)$/\1/' || true)
+expect_err "another object" 1 \
 	"$H: line $first is not what 'bpftool gen skeleton' writes for $WORK/other.bpf.o" \
 	bt prog verify file "$H" object "$WORK/other.bpf.o" -i "$WORK/rel.der"
 expect_err "a missing object" 2 "can't read object $WORK/none.o: No such file or directory" \

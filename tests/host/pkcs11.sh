@@ -82,7 +82,7 @@ expect_eq "pkcs11 -k: prog sign gives the RSA header byte for byte" \
 # --- Failures: one line, exit 255, nothing written ---
 expect_err "pkcs11: the static bpftool refuses a token, and says why" 255 \
 	"$rsa_uri: PKCS#11 tokens need a dynamically linked bpftool: this one is static and cannot load OpenSSL's pkcs11 engine" \
-	"$OUT/bpftool" -S -k "$rsa_uri;pin-value=1234" -i "$P/rsa.pem" gen skeleton "$obj" name fentry_count
+	"$OUT/bpftool" -S -k "$rsa_uri?pin-source=file:$WORK/pin.txt" -i "$P/rsa.pem" gen skeleton "$obj" name fentry_count
 expect_err "pkcs11: wrong PIN" 255 \
 	"failed to load private key $rsa_uri from its PKCS#11 token: PIN incorrect" \
 	pskel -S -k "$rsa_uri?pin-source=file:$WORK/wrongpin.txt" -i "$P/rsa.pem"
