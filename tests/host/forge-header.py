@@ -23,25 +23,43 @@ def blobs(text, last):
     return m
 
 
+def in_open(text):
+    """text as a line of the open function, after skel_alloc()"""
+    line = '\tskel = skel_alloc(sizeof(*skel));\n'
+    return src.replace(line, line + text + '\n', 1)
+
+
+# after the #include, at file scope
 one_line = {
     'define-load': '#define bpf_load_and_run(o) ((o)->signature = 0, '
                    '(o)->excl_prog_hash = 0, bpf_load_and_run(o))',
     'comment-continuation': '// a comment \\\n#define bpf_load_and_run(o) 0',
-    'second-decl': 'static  const char opts_data[] = "x";',
+    'backslash-space': '%\\ \n:define bpf_load_and_run(o) 0',
     'extra-include': '#include "evil.h"',
     'undef': '#undef SKEL_INTERNAL_H',
     'define': '#define X 1',
-    'pragma': '_Pragma("redefine_extname syscall evil_syscall")',
-    'asm': 'asm(".globl evil");',
-    'constructor': '__attribute__((constructor)) static void evil(void) {}',
     'cxx-attribute': '[[gnu::constructor]] static void evil(void) {}',
     'digraph': '%:define bpf_load_and_run(o) 0',
+    'digraph-attribute': '<:<:gnu::constructor:>:> static void evil(void) {}',
     'trigraph': '??=define bpf_load_and_run(o) 0',
     'comment': '/* nothing to see */',
+    # libc's syscall(), which bpf_load_and_run() calls, interposed
+    'file-scope-function': 'long syscall(long nr, ...)\n{\n\treturn -1;\n}',
+    'file-scope-variable': 'int evil;',
+}
+# in a function's body, where C code may be
+in_body = {
+    'second-decl': '\tstatic  const char opts_data[] = "x";',
+    'pragma': '\t_Pragma("GCC diagnostic push")',
+    'asm': '\tasm("nop");',
+    'cleanup-attribute': '\t__attribute__((cleanup(free))) char *evil = 0;',
+    'char-constant': "\tchar evil = '{';",
 }
 
 if kind in one_line:
     out = after_include(one_line[kind])
+elif kind in in_body:
+    out = in_open(in_body[kind])
 elif kind == 'if0':
     # the signed blobs under #if 0, the other header's loader in #else,
     # declared with two spaces, on one line each, unsigned
@@ -66,6 +84,11 @@ elif kind == 'crlf':
     out = src.replace('\n', '\r\n')
 elif kind == 'guard':
     out = src.replace('#ifndef __SIGN_MIN_SKEL_H__', '#ifndef __OTHER_SKEL_H__', 1)
+elif kind == 'open-and-load':
+    out = src.replace('\tif (sign_min__load(skel)) {',
+                      '\tif (0 && sign_min__load(skel)) {', 1)
+elif kind == 'struct-pad':
+    out = src.replace('struct sign_min {\n', 'struct sign_min {\n\tchar pad[8];\n', 1)
 elif kind == 'open-body':
     out = src.replace('\tskel = skel_alloc(sizeof(*skel));\n',
                       '\tskel = skel_alloc(sizeof(*skel));\n'
