@@ -54,6 +54,8 @@ in_body = {
     'asm': '\tasm("nop");',
     'cleanup-attribute': '\t__attribute__((cleanup(free))) char *evil = 0;',
     'char-constant': "\tchar evil = '{';",
+    # gcc takes raw strings in gnu C modes: R"(")" hides code in between
+    'raw-string': '\t(void)R"(")";',
 }
 
 if kind in one_line:
@@ -87,6 +89,10 @@ elif kind == 'guard':
 elif kind == 'open-and-load':
     out = src.replace('\tif (sign_min__load(skel)) {',
                       '\tif (0 && sign_min__load(skel)) {', 1)
+elif kind == 'member-function':
+    # C++: a member's type whose code runs where sign_min__load() reads it
+    out = src.replace('\tstruct sign_min__rodata {\n',
+                      '\tstruct sign_min__rodata {\n\t\tint evil(void) { return 0; }\n', 1)
 elif kind == 'struct-pad':
     out = src.replace('struct sign_min {\n', 'struct sign_min {\n\tchar pad[8];\n', 1)
 elif kind == 'open-body':
