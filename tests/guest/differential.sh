@@ -7,8 +7,10 @@
 # the same static bpftool as on the host), and checks
 #   - the kernel's exact answer (ok or errno), and
 #   - that prog verify accepts (0) exactly when the kernel does, refusing (1)
-#     otherwise.
-# The table of answers is printed.
+#     otherwise, and
+#   - prog verify's reason, the message it prints, against the row's
+#     pattern in tests/guest/differential.reasons (empty when accepted).
+# The table of answers and reasons is printed.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$WORK"
@@ -161,6 +163,7 @@ kernel() {
 printf '%-56s %-14s %s\n' "signature" "kernel" "prog verify" >table
 case_() {
 	local name=$1 sig=$2 cert=$3 want=$4 meta=${5:-$data} header=${6:-$H} got status=0 offline
+	local reason want_reason
 	got=$(kernel "$sig" "$meta")
 	"$BPFTOOL" -i "$cert.crt" prog verify file "$header" signature "$sig" >/dev/null \
 		2>"$name.err" || status=$?
@@ -170,6 +173,17 @@ case_() {
 	*) offline="error $status" ;;
 	esac
 	printf '%-56s %-14s %s\n' "$name" "$got" "$offline" >>table
+	reason=$(sed -e 's|^Error: ||' -e "s|$header|HEADER|g" "$name.err" | tr '\n' ' ' | sed 's/ $//')
+	printf '%s|%s\n' "$name" "$reason" >>reasons
+	# the reason, not only the status (tests/guest/differential.reasons)
+	want_reason=$(grep -F -m 1 "$name|" "$TESTS_DIR/guest/differential.reasons" | cut -d'|' -f2-)
+	if ! grep -q -F "$name|" "$TESTS_DIR/guest/differential.reasons"; then
+		fail "differential: $name: prog verify's reason" "no row in differential.reasons"
+	elif [[ $reason == $want_reason ]]; then
+		pass "differential: $name: prog verify's reason"
+	else
+		fail "differential: $name: prog verify's reason" "expected '$want_reason', got '$reason'"
+	fi
 	expect_eq "differential: $name: kernel answers $want" "$want" "$got"
 	if { [ "$got" = ok ] && [ "$status" = 0 ]; } || { [ "$got" != ok ] && [ "$status" = 1 ]; }; then
 		pass "differential: $name: prog verify agrees with the kernel"
@@ -249,3 +263,5 @@ expect_eq "differential: over the instructions only: prog verify names the 6.18 
 	"$(cat "over the instructions only.err")"
 echo "kernel and prog verify, case by case:"
 cat table
+echo "prog verify's reasons:"
+cat reasons
