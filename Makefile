@@ -13,7 +13,7 @@ SHELL := /bin/bash
 .PHONY: all deps tree kernel kernel-kasan kernel-distro kernel-pristine kernel-pristine-distro \
 	tools rootfs tests \
 	demo check check-host check-guest shell export-patches check-series \
-	lint man bench fuzz selftests clean
+	lint man bench fuzz selftests mutants clean
 
 # make check SANITIZE=1: host tests against bpftool built with ASan and UBSan
 SANITIZE ?= 0
@@ -93,6 +93,13 @@ bench: all rootfs tests kernel-pristine
 # (tests/selftests/run); slow under TCG, so not in make check.
 selftests: all rootfs tests kernel-distro kernel-pristine-distro
 	@tests/selftests/run
+
+# Mutation run (tests/mutants, scripts/run-mutants): each mutant, a small
+# bug in one file of the patched tree, is built and must be killed by the
+# tests it names; survivors only as listed in tests/mutants/accepted.
+# Slow (a kernel build per kernel mutant), so not in make check.
+mutants: all rootfs tests
+	@scripts/run-mutants
 
 # Series hygiene: checkpatch --strict (scripts/checkpatch-allowlist says
 # what is accepted and why), bpftool's synctypes check, man pages without
