@@ -2,7 +2,8 @@
 /*
  * Hostile bpf(2) calls on the new attributes, seeded and reproducible:
  *
- *   hostile SEED ITERATIONS
+ *   hostile dump FILE            write the test program's instructions
+ *   hostile SEED ITERATIONS [GOOD STRANGER OTHER KEYRING]
  *
  * Each iteration builds a BPF_PROG_LOAD with random and boundary values of
  * signature, signature_size, keyring_id, fd_array and fd_array_cnt; a
@@ -10,6 +11,17 @@
  * hash request on a map of a random type. Only documented results are
  * accepted; anything else is reported with the seed and iteration so the
  * same call can be replayed. The kernel log is checked by the harness.
+ *
+ * Random bytes never get past the PKCS#7 parser, so with the four optional
+ * arguments half of the loads are well-formed enough to reach the keyring
+ * and the verification: GOOD is a signature of the instructions (dump) by a
+ * key in keyring KEYRING, STRANGER the same by a key in no keyring, OTHER
+ * one by the right key over other data. These calls carry GOOD intact with
+ * KEYRING (must load), STRANGER (must fail with ENOKEY), OTHER (must fail
+ * with EKEYREJECTED), GOOD truncated, or GOOD with a hostile keyring_id,
+ * fd_array or fd_array_cnt (documented errnos). The results are counted per
+ * command, and a run in which BPF_PROG_LOAD never reached a layer (loaded,
+ * EBADMSG, ENOKEY, EKEYREJECTED) fails.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -50,9 +62,23 @@ static const struct bpf_insn prog[] = {
 
 static unsigned char sigbuf[16384];
 static void *unmapped;
-static long failures, counts[256];
+static long failures;
 
-static void check(const char *what, long iter, int ret, const int *ok, int n_ok)
+enum { CMD_PROG_LOAD, CMD_MAP_CREATE, CMD_MAP_HASH, NR_CMDS };
+static const char *const cmd_names[NR_CMDS] = {
+	"BPF_PROG_LOAD", "BPF_MAP_CREATE", "map hash",
+};
+static long counts[NR_CMDS][256];
+
+/* Well-formed signatures (see the top of the file) */
+struct sig {
+	unsigned char *data;
+	__u32 size;
+};
+static struct sig good, stranger, other;
+static __s32 keyring;
+
+static void check(int cmd, long iter, int ret, const int *ok, int n_ok)
 {
 	int i;
 
@@ -62,13 +88,49 @@ static void check(const char *what, long iter, int ret, const int *ok, int n_ok)
 	}
 	for (i = 0; i < n_ok; i++) {
 		if (ret == ok[i]) {
-			counts[-ret & 0xff]++;
+			counts[cmd][-ret & 0xff]++;
 			return;
 		}
 	}
 	failures++;
 	printf("FAIL: hostile: %s at iteration %ld: undocumented result %d (%s)\n",
-	       what, iter, ret, strerror(-ret));
+	       cmd_names[cmd], iter, ret, strerror(-ret));
+}
+
+/* A result the call must have: anything else fails the run */
+static void expect(long iter, const char *what, int ret, int want)
+{
+	if (ret >= 0) {
+		close(ret);
+		ret = 0;
+	}
+	if (ret == want) {
+		counts[CMD_PROG_LOAD][-ret & 0xff]++;
+		return;
+	}
+	failures++;
+	printf("FAIL: hostile: BPF_PROG_LOAD at iteration %ld: %s: result %d (%s), expected %d (%s)\n",
+	       iter, what, ret, strerror(-ret), want, strerror(-want));
+}
+
+static int read_sig(const char *path, struct sig *sig)
+{
+	FILE *f = fopen(path, "rb");
+	long size;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	sig->data = malloc(sizeof(sigbuf));
+	size = sig->data ? (long)fread(sig->data, 1, sizeof(sigbuf), f) : 0;
+	fclose(f);
+	if (size <= 1) {
+		fprintf(stderr, "%s: empty or unreadable signature\n", path);
+		return -1;
+	}
+	sig->size = size;
+	return 0;
 }
 
 static __u64 pick_ptr(void *valid)
@@ -82,17 +144,75 @@ static __u64 pick_ptr(void *valid)
 	}
 }
 
+static const int prog_load_ok[] = {
+	0, -EINVAL, -EFAULT, -E2BIG, -EBADF, -EPERM, -EACCES, -EBADMSG, -ENOKEY,
+	-EKEYREJECTED, -ENOPKG, -ENOMEM,
+};
+
+static void prog_load_attr(union bpf_attr *attr, const struct sig *sig)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr->insns = (unsigned long)prog;
+	attr->insn_cnt = 2;
+	attr->license = (unsigned long)"GPL";
+	attr->signature = (unsigned long)sig->data;
+	attr->signature_size = sig->size;
+	attr->keyring_id = keyring;
+}
+
+/* A load that reaches the keyring and the signature check */
+static void prog_load_signed(long iter, int *maps, int n_maps)
+{
+	static const __s32 keyrings[] = { 0, 1, 2, 3, -1, -2, -3, -4, -5, -6, -7, -8 };
+	static const __u32 cnts[] = { 1, 2, 64, 65, UINT32_MAX };
+	union bpf_attr attr;
+	int fd_array[70], i;
+
+	for (i = 0; i < 70; i++)
+		fd_array[i] = next() % 4 ? maps[next() % n_maps] : (int)(next() % 1024) - 1;
+	prog_load_attr(&attr, &good);
+	switch (next() % 6) {
+	case 0:
+		expect(iter, "the right signature", sys_bpf(BPF_PROG_LOAD, &attr), 0);
+		return;
+	case 1:
+		prog_load_attr(&attr, &stranger);
+		expect(iter, "a key in no keyring", sys_bpf(BPF_PROG_LOAD, &attr), -ENOKEY);
+		return;
+	case 2:
+		prog_load_attr(&attr, &other);
+		expect(iter, "the right key over other data", sys_bpf(BPF_PROG_LOAD, &attr),
+		       -EKEYREJECTED);
+		return;
+	case 3:
+		attr.signature_size = 1 + next() % (good.size - 1);
+		break;
+	case 4:
+		attr.keyring_id = next() % 4 ? PICK(keyrings) : (__s32)next();
+		break;
+	default:
+		attr.fd_array = pick_ptr(fd_array);
+		attr.fd_array_cnt = next() % 2 ? PICK(cnts) : next() % 70;
+		break;
+	}
+	check(CMD_PROG_LOAD, iter, sys_bpf(BPF_PROG_LOAD, &attr), prog_load_ok,
+	      sizeof(prog_load_ok) / sizeof(prog_load_ok[0]));
+}
+
 static void prog_load(long iter, int *maps, int n_maps)
 {
 	static const __u32 sizes[] = { 0, 1, 4096, 8192, 8193, 64 << 20, UINT32_MAX, 300 };
 	static const __s32 keyrings[] = { 0, 1, 2, 3, -1, -2, -3, -4, -5, -6, -7, -8, -9,
 					  INT_MAX, INT_MIN };
 	static const __u32 cnts[] = { 0, 1, 2, 64, 65, UINT32_MAX };
-	static const int ok[] = { 0, -EINVAL, -EFAULT, -E2BIG, -EBADF, -EPERM, -EACCES,
-				  -EBADMSG, -ENOKEY, -EKEYREJECTED, -ENOPKG, -ENOMEM };
 	int fd_array[70], i, ret;
 	union bpf_attr attr;
 
+	if (good.size && next() % 2) {
+		prog_load_signed(iter, maps, n_maps);
+		return;
+	}
 	for (i = 0; i < 70; i++)
 		fd_array[i] = next() % 4 ? maps[next() % n_maps] : (int)(next() % 1024) - 1;
 	for (i = 0; i < (int)sizeof(sigbuf); i++)
@@ -119,7 +239,8 @@ static void prog_load(long iter, int *maps, int n_maps)
 		printf("FAIL: hostile: BPF_PROG_LOAD at iteration %ld: a random signature was accepted\n",
 		       iter);
 	}
-	check("BPF_PROG_LOAD", iter, ret, ok, sizeof(ok) / sizeof(ok[0]));
+	check(CMD_PROG_LOAD, iter, ret, prog_load_ok,
+	      sizeof(prog_load_ok) / sizeof(prog_load_ok[0]));
 }
 
 static void map_create(long iter)
@@ -136,7 +257,7 @@ static void map_create(long iter)
 	attr.max_entries = 1;
 	attr.excl_prog_hash = next() % 3 ? pick_ptr(hash) : 0;
 	attr.excl_prog_hash_size = PICK(sizes);
-	check("BPF_MAP_CREATE", iter, sys_bpf(BPF_MAP_CREATE, &attr), ok, sizeof(ok) / sizeof(ok[0]));
+	check(CMD_MAP_CREATE, iter, sys_bpf(BPF_MAP_CREATE, &attr), ok, sizeof(ok) / sizeof(ok[0]));
 }
 
 static void map_hash(long iter)
@@ -168,20 +289,42 @@ static void map_hash(long iter)
 	attr.info.bpf_fd = fd;
 	attr.info.info = (unsigned long)&info;
 	attr.info.info_len = sizeof(info);
-	check("map hash", iter, sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr), ok,
+	check(CMD_MAP_HASH, iter, sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr), ok,
 	      sizeof(ok) / sizeof(ok[0]));
 	close(fd);
 }
 
+static int dump(const char *path)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(prog, sizeof(prog), 1, f) != 1 || fclose(f)) {
+		perror(path);
+		return 2;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	static const int layers[] = { 0, EBADMSG, ENOKEY, EKEYREJECTED };
 	long i, iterations;
-	int maps[4], j;
+	int maps[4], j, c;
 	union bpf_attr attr;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: hostile SEED ITERATIONS\n");
+	if (argc == 3 && !strcmp(argv[1], "dump"))
+		return dump(argv[2]);
+	if (argc != 3 && argc != 7) {
+		fprintf(stderr,
+			"usage: hostile dump FILE\n"
+			"       hostile SEED ITERATIONS [GOOD STRANGER OTHER KEYRING]\n");
 		return 2;
+	}
+	if (argc == 7) {
+		if (read_sig(argv[3], &good) || read_sig(argv[4], &stranger) ||
+		    read_sig(argv[5], &other))
+			return 2;
+		keyring = strtol(argv[6], NULL, 0);
 	}
 	rng = strtoull(argv[1], NULL, 0) | 1;
 	iterations = strtol(argv[2], NULL, 0);
@@ -214,12 +357,23 @@ int main(int argc, char **argv)
 		map_create(i);
 		map_hash(i);
 	}
-	printf("%s: hostile: %ld iterations (seed %s), %ld undocumented results\n",
-	       failures ? "FAIL" : "PASS", iterations, argv[1], failures);
-	printf("hostile: results:");
-	for (j = 0; j < 256; j++)
-		if (counts[j])
-			printf(" %s=%ld", j ? strerrorname_np(j) : "ok", counts[j]);
-	printf("\n");
+	for (c = 0; c < NR_CMDS; c++) {
+		printf("hostile: %s:", cmd_names[c]);
+		for (j = 0; j < 256; j++)
+			if (counts[c][j])
+				printf(" %s=%ld", j ? strerrorname_np(j) : "ok", counts[c][j]);
+		printf("\n");
+	}
+	/* the signature check's layers, each reached at least once */
+	for (j = 0; good.size && j < (int)(sizeof(layers) / sizeof(layers[0])); j++) {
+		if (counts[CMD_PROG_LOAD][layers[j]])
+			continue;
+		failures++;
+		printf("FAIL: hostile: BPF_PROG_LOAD never gave %s\n",
+		       layers[j] ? strerrorname_np(layers[j]) : "a loaded program");
+	}
+	printf("%s: hostile: %ld iterations (seed %s%s), %ld undocumented results\n",
+	       failures ? "FAIL" : "PASS", iterations, argv[1],
+	       good.size ? ", half of the loads well-formed" : "", failures);
 	return failures ? 1 : 0;
 }
