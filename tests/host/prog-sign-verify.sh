@@ -426,6 +426,17 @@ try:
 	print(os.getxattr(sys.argv[1], "trusted.bpfsign"))
 except OSError as e:
 	print("OSError", e.errno)' "$xdir/m.h" 2>&1)"
+# POSIX ACLs are extended attributes too (system.posix_acl_access)
+cp "$WORK/p256.h" "$xdir/acl.h"
+setfacl -m u:65534:r,g:65534:rw "$xdir/acl.h"
+acl=$(getfacl -c -n "$xdir/acl.h" 2>&1)
+expect_eq "header has the ACL entries set for the test" 2 \
+	"$(grep -c -E '^(user|group):65534:' <<<"$acl")"
+ino=$(stat -c %i "$xdir/acl.h")
+expect_status "re-sign in place a header with a POSIX ACL" 0 signrsa "$xdir/acl.h"
+expect_eq "re-signed header with a POSIX ACL is a new file" yes \
+	"$([ "$(stat -c %i "$xdir/acl.h")" != "$ino" ] && echo yes || echo "no, inode $ino")"
+expect_eq "replaced header keeps its POSIX ACL" "$acl" "$(getfacl -c -n "$xdir/acl.h" 2>&1)"
 no_stray "replaced header" "$xdir"
 # A new file gets 0666 minus the umask, not mkstemp's 0600
 expect_status "out FILE new, umask 027" 0 \

@@ -21,3 +21,18 @@ sizeof(struct bpf_map_info) 104"
 for copy in kernel tools; do
 	expect_eq "uapi offsets ($copy copy)" "$expected" "$("$T/uapi_layout_$copy")"
 done
+
+# struct bpf_prog_info is Debian's, byte for byte: the series reports
+# digests and verdicts in fdinfo and bpftool, never in bpf_prog_info, so a
+# binary built against either header reads the other kernel's answer alike
+prog_info() {
+	awk '/^#define BPF_(TAG_SIZE|OBJ_NAME_LEN)\>/ { print }
+		/^struct bpf_prog_info \{/, /^\}/ { print }' "$1"
+}
+pristine=$(prog_info "$T/uapi-pristine/linux/bpf.h")
+expect_eq "pristine header has struct bpf_prog_info" 1 \
+	"$(grep -c '^struct bpf_prog_info {' <<<"$pristine")"
+for copy in kernel tools; do
+	expect_eq "struct bpf_prog_info unchanged ($copy copy)" "$pristine" \
+		"$(prog_info "$T/uapi-$copy/linux/bpf.h")"
+done
