@@ -16,7 +16,10 @@
  *   rodata_race ROUNDS FILE
  *
  * Checks: the sleeper saw the freeze (the window was open), every round
- * loaded, no attacker write succeeded, no load returned 0x1337.
+ * loaded or, on a preemptible kernel, failed the loader's freeze with
+ * EBUSY (a write of the racing thread, refused but still in flight, counts
+ * as an active writer: the loading process can deny itself, no more), most
+ * rounds loaded, no attacker write succeeded, no load returned 0x1337.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -85,7 +88,7 @@ static int rodata_fd(void)
 
 int main(int argc, char **argv)
 {
-	int rounds, r, fd, loaded = 0, evil = 0, file;
+	int rounds, r, fd, err, loaded = 0, busy = 0, other = 0, evil = 0, file;
 	struct freeze_sleeper *sleeper;
 	struct rodata_const *skel;
 	struct stat st;
@@ -127,23 +130,32 @@ int main(int argc, char **argv)
 			break;
 		skel->keyring_id = KEY_SPEC_SESSION_KEYRING;
 		target_fd = fd;
-		if (!rodata_const__load(skel)) {
+		err = rodata_const__load(skel);
+		if (!err) {
 			loaded++;
 			if (run_prog(skel->progs.get_value.prog_fd) == EVIL)
 				evil++;
+		} else if (err == -EBUSY) {
+			busy++;
+		} else {
+			other++;
+			fprintf(stderr, "rodata_race: round %d: load failed: %s\n", r, strerror(-err));
 		}
 		target_fd = -1;
 		rodata_const__destroy(skel);
 	}
 	stop = 1;
 	pthread_join(t, NULL);
-	printf("rodata race: %d rounds, %llu freezes slept on, %lu attacker writes succeeded, %d loads, %d returned 0x1337\n",
-	       rounds, (unsigned long long)sleeper->bss->hits, writes, loaded, evil);
+	printf("rodata race: %d rounds, %llu freezes slept on, %lu attacker writes succeeded, %d loads, %d freezes EBUSY, %d returned 0x1337\n",
+	       rounds, (unsigned long long)sleeper->bss->hits, writes, loaded, busy, evil);
 
 	CHECK("rodata race: the loader slept before its freeze (the window was open)",
 	      sleeper->bss->hits >= (unsigned long long)rounds, "%llu of %d rounds",
 	      (unsigned long long)sleeper->bss->hits, rounds);
-	CHECK("rodata race: every round loaded the signed skeleton", loaded == rounds,
+	CHECK("rodata race: every round loaded the signed skeleton or failed its freeze with EBUSY",
+	      loaded + busy == rounds, "%d loaded, %d EBUSY, %d other errors of %d",
+	      loaded, busy, other, rounds);
+	CHECK("rodata race: most rounds loaded the signed skeleton", loaded * 2 > rounds,
 	      "%d of %d", loaded, rounds);
 	CHECK("rodata race: no write of the racing thread into the loader's .rodata succeeded",
 	      writes == 0, "%lu did", writes);
