@@ -23,6 +23,44 @@ for shape in "8 1" "5 3" "64 16" "4000 3" "1 300"; do
 		"$want" "$("$T/map_hash" hash "$1" "$2")"
 done
 
+# --- Maps larger than the 64 KiB the kernel hashes at a time, made with
+# bpftool map create/update/freeze and filled with known bytes that never
+# repeat at a 64 KiB distance (AES-CTR keystream, zero bytes made 0x01),
+# their hash read back through bpftool map show: 40 values of 4096 bytes
+# (160 KiB, no padding), 17 of 4099 (each padded with 5 zero bytes to
+# 4104; 69 768 bytes, the first chunk ends inside value 15) and one of
+# 102 403 bytes (100 KiB + 3, padded with 5) ---
+big=/sys/fs/bpf/map_hash_big
+rm -f "$big"
+for shape in "4096 40" "4099 17" "102403 1"; do
+	set -- $shape
+	vsize=$1 n=$2 pad=$(((8 - $1 % 8) % 8))
+	head -c $((vsize * n)) /dev/zero |
+		openssl enc -aes-128-ctr -K 000102030405060708090a0b0c0d0e0f -iv "$(printf '%032x' "$vsize")" |
+		tr '\000' '\001' >"$WORK/values.bin"
+	# the value area as the kernel lays it out: each value, then its padding
+	for ((i = 0; i < n; i++)); do
+		dd if="$WORK/values.bin" bs="$vsize" skip="$i" count=1 status=none
+		head -c "$pad" /dev/zero
+	done >"$WORK/area.bin"
+	want=$(openssl dgst -sha256 -r "$WORK/area.bin" | cut -c1-64)
+	mapfile -t bytes < <(xxd -p -c 1 "$WORK/values.bin")
+	ok=1
+	"$BPFTOOL" map create "$big" type array key 4 value "$vsize" entries "$n" name big || ok=0
+	for ((i = 0; i < n && ok; i++)); do
+		"$BPFTOOL" map update pinned "$big" key $((i & 255)) $((i >> 8)) 0 0 \
+			value hex "${bytes[@]:i * vsize:vsize}" || ok=0
+	done
+	"$BPFTOOL" map freeze pinned "$big" || ok=0
+	expect_eq "map hash: ARRAY value_size $vsize max_entries $n: built with bpftool, value area over 64 KiB" \
+		"1 $((n * (vsize + pad)))" "$ok $(stat -c %s "$WORK/area.bin")"
+	[ $((n * (vsize + pad))) -gt 65536 ] || fail "map hash: shape $vsize x $n is over 64 KiB"
+	expect_eq "map hash: ARRAY value_size $vsize max_entries $n: JSON hash = openssl over the padded values" \
+		"sha256:$want" "$("$BPFTOOL" -j map show pinned "$big" | jq -r .hash 2>&1)"
+	expect_eq "map hash: ARRAY value_size $vsize max_entries $n: plain hash line" "	hash sha256:$want" \
+		"$("$BPFTOOL" map show pinned "$big" 2>&1 | grep -P '^\thash' || true)"
+	rm -f "$big"
+done
 # --- What bpftool map show makes of it, on a program's global data loaded
 # by libbpf: .data and .bss are not frozen (no hash yet: no plain line,
 # "hash": null), .rodata is frozen and shows its hash ---

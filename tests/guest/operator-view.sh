@@ -114,6 +114,22 @@ expect_eq "map: exclusive map names its owner's digest" "sha256:$excl" \
 	"$("$BPFTOOL" -j map show pinned "$dir/excl_map" | jq -r .exclusive_to)"
 expect_eq "map: owner program's digest is that digest" "sha256:$excl" \
 	"$("$BPFTOOL" -j prog show pinned "$dir/owner" | jq -r .digest)"
+# The plain output: a last line "exclusive to sha256:DIGEST", the digest
+# that prog show prints for the owner program
+"$BPFTOOL" -j map show pinned "$dir/excl_map" >excl.json
+"$BPFTOOL" map show pinned "$dir/excl_map" >excl.txt
+expect_eq "map: plain output of the exclusive map, its last line naming the owner's digest" \
+	"$(printf '%s: array  flags 0x0\n\tkey 4B  value 4B  max_entries 1  memlock %sB\n\texclusive to sha256:%s' \
+		"$(jq -r .id excl.json)" "$(jq -r .bytes_memlock excl.json)" "$excl")" \
+	"$(cat excl.txt)"
+expect_eq "map: the owner's plain prog show prints that digest" "	digest sha256:$excl" \
+	"$("$BPFTOOL" prog show pinned "$dir/owner" | grep -P '^\tdigest ' || true)"
+for m in arr hash; do
+	expect_eq "map: no 'exclusive to' line for the non-exclusive $m map (plain)" 0 \
+		"$("$BPFTOOL" map show pinned "$dir/$m" | grep -c 'exclusive' || true)"
+	expect_eq "map: no \"exclusive_to\" for the non-exclusive $m map (JSON)" false \
+		"$("$BPFTOOL" -j map show pinned "$dir/$m" | jq 'has("exclusive_to")' 2>&1)"
+done
 expect_eq "map: listing all maps still succeeds" 0 \
 	"$("$BPFTOOL" map show >/dev/null 2>&1; echo $?)"
 rm -rf "$dir"

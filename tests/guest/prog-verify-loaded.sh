@@ -139,6 +139,63 @@ expect_err "name matching no program: a message, exit 2" 2 \
 expect_eq "name matching no program, JSON: one error object" "no program matches name no_such_prog" \
 	"$(bt -j prog verify name no_such_prog 2>/dev/null | jq -r .error 2>&1)"
 
+# --- prog verify tag: a tag is over the instructions alone, so the same
+# instructions loaded signed and unsigned share it. The program (r0 =
+# 0x7a9c5e31; exit, loaded as a syscall program) is this test's own, and
+# its tag is taken from openssl's SHA-256, not from the kernel ---
+printf '\xb7\0\0\0\x31\x5e\x9c\x7a\x95\0\0\0\0\0\0\0' >tagged.bin
+tsum=$(openssl dgst -sha256 -r tagged.bin | cut -c1-64)
+tag=${tsum:0:16}
+cms_sign tagged.bin "$T/keys/signer.pem" "$T/keys/signer.key" tagged.der
+"$T/sig_load" load --insns tagged.bin --sig tagged.der --keyring -3 --pin "$dir/tag-signed" >/dev/null
+tid=$(bt -j prog show pinned "$dir/tag-signed" | jq -r .id)
+expect_eq "tag: the kernel's tag is the first 8 bytes of openssl's SHA-256" \
+	"$tag sha256:$tsum" "$(bt -j prog show id "$tid" | jq -r '"\(.tag) \(.digest)"' 2>&1)"
+# tag_block: what plain prog verify prints for the signed program
+tag_block() {
+	row id: "$tid"; row verdict: verified; row 'verified by:' program; row digest: "sha256:$tsum"
+	row signature: verified; row keyring: user; row 'keyring serial:' "$serial"
+	row 'signer key id:' "$skid"; row 'signer key:' "sha256:$key"; row 'covers maps:' 0
+}
+expect_status "tag matching one verified program: exit 0" 0 \
+	bt prog verify tag "$tag" -i "$T/keys/signer.pem" keyring "$serial"
+expect_eq "tag matching one verified program: plain output, its id and verdict" \
+	"$(tag_block)" "$(cat "$WORK/out")"
+expect_err "tag matching one program: without keyring, a user keyring does not pass" 1 \
+	"the program was verified against user keyring $serial, not a system keyring: add 'keyring $serial' to accept that keyring" \
+	bt prog verify tag "$tag"
+bt -j prog verify tag "$tag" -i "$T/keys/signer.der" keyring "$serial" >tag.json || true
+expect_eq "tag matching one program, JSON: one object of pinned's shape (golden/prog-verify-signed.json)" \
+	"$(cat "$TESTS_DIR/golden/prog-verify-signed.json")" "$(mask_json <tag.json 2>&1)"
+expect_eq "tag matching one program, JSON facts" \
+	"object|$tid|verified|program|sha256:$tsum|verified|user|$serial|$skid|sha256:$key|0" \
+	"$(jq -r '[type, .id, .verdict, .verified_by, .digest, .signature.verdict, .signature.keyring, .signature.keyring_serial, .signature.signer.key_id, .signature.signer.key, .signature.covers_maps] | join("|")' tag.json 2>&1)"
+# The same instructions again, unsigned: another program, the same tag
+"$T/sig_load" load --insns tagged.bin --pin "$dir/tag-unsigned" >/dev/null
+tuid=$(bt -j prog show pinned "$dir/tag-unsigned" | jq -r .id)
+expect_eq "tag: the unsigned copy is another program with the same tag" "$tag different" \
+	"$(bt -j prog show id "$tuid" | jq -r .tag) $([ "$tuid" != "$tid" ] && echo different)"
+expect_status "tag shared by a verified and an unsigned program: exit 1" 1 \
+	bt prog verify tag "$tag" keyring "$serial"
+expect_eq "tag shared: the error names the unsigned program's id" \
+	"Error: program $tuid: the program is not signed" "$(cat "$WORK/err")"
+expect_eq "tag shared: the verified program is printed with its id, and only it" \
+	"$(tag_block)" "$(cat "$WORK/out")"
+expect_status "tag shared, JSON: exit 1" 1 bt -j prog verify tag "$tag" keyring "$serial"
+expect_eq "tag shared, JSON: an array of 2, each object with its id and verdict" \
+	"$(printf '%s\n' "$tid verified program sha256:$tsum verified null" \
+		"$tuid failed null null null the program is not signed" | sort -n)" \
+	"$(jq -r 'if type == "array" then .[] | "\(.id) \(.verdict) \(.verified_by) \(.digest) \(.signature.verdict) \(.reason)" else "not an array: \(.)" end' \
+		"$WORK/out" 2>&1 | sort -n)"
+rm -f "$dir/tag-signed" "$dir/tag-unsigned"
+# A tag no program has: that of r0 = 0x7a9c5e32; exit, never loaded
+none=$(printf '\xb7\0\0\0\x32\x5e\x9c\x7a\x95\0\0\0\0\0\0\0' | openssl dgst -sha256 -r | cut -c1-16)
+expect_err "tag matching no program: a message naming it, exit 2" 2 \
+	"no program matches tag $none" bt prog verify tag "$none"
+expect_eq "tag matching no program: nothing on stdout" 0 "$(wc -c <"$WORK/out")"
+expect_eq "tag matching no program, JSON: one error object" "no program matches tag $none" \
+	"$(bt -j prog verify tag "$none" 2>/dev/null | jq -r .error 2>&1)"
+
 # --- A directly signed program (sig_load), digest = openssl's ---
 "$T/sig_load" dump-nomap nomap.bin
 cms_sign nomap.bin "$T/keys/signer.pem" "$T/keys/signer.key" nomap.der

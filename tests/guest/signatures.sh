@@ -218,6 +218,62 @@ logged "bad signature" --meta meta-flip.bin --sig sig.der --keyring "$ring"
 logged "signature_size 0" --sig sig.der --sig-size 0 --keyring "$ring"
 logged "keyring_id INT_MAX" --sig sig.der --keyring 2147483647
 logged "junk PKCS#7" --sig junk.der --keyring "$ring"
+# Every other place in bpf_prog_verify_signature() that fails a signed load
+# (kernel/bpf/syscall.c), with its errno: each goes through its one exit,
+# which writes the line. logged_as NAME ERRNO SIG_LOAD-ARGS...: the load
+# fails with ERRNO and the log is exactly that line.
+logged_as() {
+	local name=$1 want=$2 got
+	shift 2
+	got=$("$T/sig_load" load --log "$@" 2>log.txt || true)
+	expect_eq "verifier log says 'signature verification failed': $name" \
+		"$want|signature verification failed|log_true_size 31" "$got|$(paste -sd'|' log.txt)"
+}
+M=(--meta meta.bin --excl "$excl")
+logged_as "signature_size 8193 (> KMALLOC_MAX_CACHE_SIZE)" EINVAL "${M[@]}" --sig sig.der --sig-size 8193 --keyring "$ring"
+logged_as "keyring_id names a user key, not a keyring" EINVAL "${M[@]}" --sig sig.der --keyring "$userkey"
+logged_as "keyring without search permission" EACCES "${M[@]}" --sig sig.der --keyring "$nosearch"
+logged_as "unmapped signature pointer" EFAULT "${M[@]}" --sig-ptr bad --keyring "$ring"
+logged_as "truncated signature (not one DER message)" EBADMSG "${M[@]}" --sig trunc.der --keyring "$ring"
+# one DER message (SEQUENCE { INTEGER 0 }) that the PKCS#7 parser refuses
+printf '\x30\x03\x02\x01\x00' >seq.der
+logged_as "one DER message, not PKCS#7" EBADMSG "${M[@]}" --sig seq.der --keyring "$ring"
+openssl cms -sign -binary -nosmimecap -nocerts -md sha256 -keyid -econtent_type 1.3.6.1.4.1.2312.16.1 \
+	-in signed.bin -signer signer.pem -inkey signer.key -outform DER -out econtent.der
+logged_as "eContentType unknown to the parser" EINVAL "${M[@]}" --sig econtent.der --keyring "$ring"
+logged_as "two signers" EBADMSG "${M[@]}" --sig two-stranger-first.der --keyring "$ring"
+logged_as "metadata map is a HASH map" EINVAL "${M[@]}" --map-type hash --sig sig.der --keyring "$ring"
+logged_as "metadata map listed twice" EINVAL "${M[@]}" --fd-array-cnt 2 --extra-fd same --sig twice.der --keyring "$ring"
+logged_as "metadata map not frozen" EPERM "${M[@]}" --no-freeze --sig sig.der --keyring "$ring"
+logged_as "metadata map not exclusive" EPERM --meta meta.bin --sig sig.der --keyring "$ring"
+logged_as "signed data over 16 MiB" E2BIG --nomap --meta mib.bin --entries 17 --excl "$nomap_excl" \
+	--sig big.der --keyring "$ring"
+logged_as "signed by a key not in the keyring" ENOKEY "${M[@]}" --sig stranger.der --keyring "$ring"
+logged_as "a test key against the builtin keyring" ENOKEY "${M[@]}" --sig sig.der --keyring 0
+logged_as "keyring 2 (platform)" ENOKEY "${M[@]}" --sig sig.der --keyring 2
+logged_as "one signature byte flipped" EKEYREJECTED "${M[@]}" --sig sig-flip.der --keyring "$ring"
+openssl cms -sign -binary -noattr -nocerts -nosmimecap -md sha1 -keyid \
+	-in signed.bin -signer signer.pem -inkey signer.key -outform DER -out sha1.der
+logged_as "SHA-1 digest (not for BPF signatures)" EKEYREJECTED "${M[@]}" --sig sha1.der --keyring "$ring"
+"$T/cms_craft" sign --sigalg 1.2.840.113549.1.1.11 signed.bin signer.pem signer.key sigalg.der
+logged_as "signatureAlgorithm sha256WithRSAEncryption" ENOPKG "${M[@]}" --sig sigalg.der --keyring "$ring"
+# Refusals of a signed load that are not the signature's: the signature
+# verified, and the verifier says why it refuses the program, before it
+# looks at any instruction
+verifier_says() {
+	local name=$1 want=$2 got
+	shift 2
+	got=$("$T/sig_load" load --log "$@" 2>log.txt || true)
+	expect_eq "verifier log of a verified signed load refused: $name" \
+		"EACCES|$want|processed 0 insns (limit 1000000) max_states_per_insn 0 total_states 0 peak_states 0 mark_read 0" \
+		"$got|$(grep -v '^log_true_size ' log.txt | paste -sd'|')"
+}
+verifier_says "metadata map exclusive to another program" \
+	"program's hash doesn't match map's excl_prog_hash" \
+	--meta meta.bin --excl "$other" --sig sig.der --keyring "$ring"
+verifier_says "exclusive map used but not covered (fd_array_cnt 0)" \
+	"exclusive map is not covered by the program's signature" \
+	"${M[@]}" --fd-array-cnt 0 --sig insns-only.der --keyring "$ring"
 
 # The builtin trusted keys hold the kernel build's own signing key.
 kkey=$OUT/kernel-signing-key.pem

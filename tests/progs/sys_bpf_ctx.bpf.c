@@ -269,3 +269,32 @@ int loader(struct result *ctx)
 	ctx->fd = bpf_sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 	return 0;
 }
+
+/* A signed load through bpf_sys_bpf() (tests/src/sys_bpf_ctx.c "signed"):
+ * the same two instructions, with the signature that the test put in the
+ * context. BPF_PROG_TEST_RUN copied the context into kernel memory, so
+ * attr.signature is a kernel address, as attr.insns is.
+ */
+struct signed_load {
+	int fd;			/* what bpf_sys_bpf() returned: an fd or -errno */
+	__u32 sig_size;
+	__s32 keyring_id;
+	__u32 bad_ptr;		/* non-zero: a signature pointer to no memory */
+	__u8 sig[8192];
+};
+
+SEC("?syscall")
+int signed_loader(struct signed_load *ctx)
+{
+	union bpf_attr attr = {};
+
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insn_cnt = 2;
+	attr.insns = (unsigned long)tiny_insns;
+	attr.license = (unsigned long)tiny_license;
+	attr.signature = ctx->bad_ptr ? 8 : (unsigned long)ctx->sig;
+	attr.signature_size = ctx->sig_size;
+	attr.keyring_id = ctx->keyring_id;
+	ctx->fd = bpf_sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	return 0;
+}

@@ -17,6 +17,17 @@
  *    program, which a bpf_timer callback could call in softirq.
  *
  *   sys_bpf_ctx     run every check (exit 1 if one failed)
+ *
+ *   sys_bpf_ctx signed SIG KEYRING [PIN]
+ *                   run signed_loader, which loads its two instructions
+ *                   through bpf_sys_bpf() with the signature in file SIG
+ *                   (passed in its context, so a kernel address) and
+ *                   keyring_id KEYRING; print "ok", the loaded program's
+ *                   fdinfo and "loader_digest:\t" the loader's
+ *                   prog_digest, and pin the program at PIN if given; or
+ *                   print the errno name of the refusal. SIG "bad-ptr"
+ *                   passes the signature pointer 8 instead (signature_size
+ *                   256). Exit 0 loaded, 1 refused, 2 setup error.
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -298,14 +309,120 @@ out:
 	sys_bpf_ctx__destroy(ext);
 }
 
+/* The context of signed_loader (struct signed_load of the BPF side) */
+struct signed_load {
+	int fd;
+	__u32 sig_size;
+	__s32 keyring_id;
+	__u32 bad_ptr;
+	__u8 sig[8192];
+};
+
+static const char *errno_name(int err)
+{
+	static char buf[32];
+
+	switch (err) {
+	case EINVAL: return "EINVAL";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case EFAULT: return "EFAULT";
+	case EBADMSG: return "EBADMSG";
+	case ENOKEY: return "ENOKEY";
+	case EKEYREJECTED: return "EKEYREJECTED";
+	case ENOPKG: return "ENOPKG";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	default:
+		snprintf(buf, sizeof(buf), "errno %d", err);
+		return buf;
+	}
+}
+
+static void print_fdinfo(int fd)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		fputs(line, stdout);
+	fclose(f);
+}
+
+static int signed_load(const char *sig_path, int keyring, const char *pin)
+{
+	static struct signed_load ctx;
+	LIBBPF_OPTS(bpf_test_run_opts, topts, .ctx_in = &ctx, .ctx_size_in = sizeof(ctx));
+	char loader_digest[128];
+	struct bpf_program *prog;
+	struct sys_bpf_ctx *skel;
+	int err, loader;
+
+	if (!strcmp(sig_path, "bad-ptr")) {
+		ctx.bad_ptr = 1;
+		ctx.sig_size = 256;
+	} else {
+		FILE *f = fopen(sig_path, "r");
+
+		if (!f) {
+			perror(sig_path);
+			return 2;
+		}
+		ctx.sig_size = fread(ctx.sig, 1, sizeof(ctx.sig), f);
+		if (!ctx.sig_size || !feof(f)) {
+			fprintf(stderr, "%s: empty or over %zu bytes\n", sig_path, sizeof(ctx.sig));
+			return 2;
+		}
+		fclose(f);
+	}
+	ctx.keyring_id = keyring;
+	ctx.fd = UNSET;
+
+	skel = open_one("signed_loader", -1, &prog);
+	err = skel ? sys_bpf_ctx__load(skel) : -errno;
+	if (err) {
+		fprintf(stderr, "signed_loader: load: %d\n%s", err, last_lines(log_buf, 4));
+		return 2;
+	}
+	loader = bpf_program__fd(prog);
+	if (fdinfo_field(loader, "prog_digest", loader_digest, sizeof(loader_digest))) {
+		fprintf(stderr, "signed_loader: no prog_digest in its fdinfo\n");
+		return 2;
+	}
+	err = bpf_prog_test_run_opts(loader, &topts);
+	if (err || topts.retval || ctx.fd == UNSET) {
+		fprintf(stderr, "signed_loader: run %d retval %u fd %d\n", err, topts.retval,
+			ctx.fd);
+		return 2;
+	}
+	if (ctx.fd < 0) {
+		printf("%s\n", errno_name(-ctx.fd));
+		return 1;
+	}
+	if (pin && bpf_obj_pin(ctx.fd, pin)) {
+		perror(pin);
+		return 2;
+	}
+	printf("ok\n");
+	print_fdinfo(ctx.fd);
+	printf("loader_digest:\t%s\n", loader_digest);
+	sys_bpf_ctx__destroy(skel);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sys_bpf_ctx *skel;
 	size_t i;
 	int err;
 
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "signed"))
+		return signed_load(argv[2], atoi(argv[3]), argc == 5 ? argv[4] : NULL);
 	if (argc != 1) {
-		fprintf(stderr, "usage: %s\n", argv[0]);
+		fprintf(stderr, "usage: %s | %s signed SIG KEYRING [PIN]\n", argv[0], argv[0]);
 		return 2;
 	}
 	skel = sys_bpf_ctx__open_and_load();
