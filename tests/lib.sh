@@ -134,7 +134,10 @@ key_digest() {
 	tail -c +$(($1 + $2 + 2)) "$spki" | head -c $(($3 - 1)) | openssl dgst -sha256 -r | cut -c1-64
 }
 
-# A fresh scratch folder per test script, removed on exit; a script that
-# failed a check exits with status 1 if it would have exited with 0.
+# A fresh scratch folder per test script, removed on exit with whatever a
+# script adds to CLEANUP (pins, other folders: never a trap of its own,
+# which would replace this one); a script that failed a check exits with
+# status 1 if it would have exited with 0.
 WORK=$(mktemp -d)
-trap 'rc=$?; rm -rf "$WORK"; [ "$rc" != 0 ] || [ "$FAILED" = 0 ] || exit 1' EXIT
+CLEANUP=()
+trap 'rc=$?; rm -rf "$WORK" "${CLEANUP[@]}"; [ "$rc" != 0 ] || [ "$FAILED" = 0 ] || exit 1' EXIT

@@ -66,7 +66,7 @@ done
 # "hash": null), .rodata is frozen and shows its hash ---
 pin=/sys/fs/bpf/map_hash_prog
 rm -f "$pin"
-trap 'rm -f "$pin"; rm -rf "$WORK"' EXIT
+CLEANUP+=("$pin")
 expect_status "map show: bpftool prog load sign_min.bpf.o" 0 \
 	"$BPFTOOL" prog load "$T/sign_min.bpf.o" "$pin"
 # map_id SECTION: the id of the program's map for SECTION (data, bss,

@@ -12,7 +12,7 @@ cd "$WORK"
 dir=/sys/fs/bpf/prog_verify
 rm -rf "$dir"
 mkdir -p "$dir/lskel" "$dir/lskel2" "$dir/lskel3" "$dir/lskel4" "$dir/ulskel" "$dir/builtin"
-trap 'rm -rf "$dir" "$WORK"' EXIT
+CLEANUP+=("$dir")
 
 keyctl new_session >/dev/null
 keyctl padd asymmetric "" @s <"$T/keys/signer.der" >/dev/null

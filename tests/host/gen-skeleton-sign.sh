@@ -380,7 +380,7 @@ expect_eq "DER private key as cert: nothing on stdout" 0 "$(wc -c <"$WORK/out")"
 
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 -out "$WORK/rsa1024.key" 2>/dev/null
 expect_err "RSA-1024 key" 255 \
-	"unsupported RSA key size in $WORK/rsa1024.key: 1024 bits, expected 2048 to 4096" \
+	"unsupported RSA key size in $WORK/rsa1024.key: 1024 bits, expected 2048, 3072 or 4096" \
 	skel -S -k "$WORK/rsa1024.key" -i "$crt"
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-521 -out "$WORK/p521.key"
 expect_err "P-521 key" 255 \

@@ -94,7 +94,7 @@ forge open-body "$WORK/open.h"
 expect_status "open-body: without object, the layout passes" 0 \
 	bt prog verify file "$WORK/open.h" -i "$WORK/rel.der"
 expect_eq "open-body: the verdict says no object was compared" \
-	"object:              none (checked: the load function and the file's layout)" \
+	"object:              none (checked: the load up to its result, and the file's layout)" \
 	"$(grep '^object:' "$WORK/out")"
 expect_err "open-body: with object" 1 \
 	"$WORK/open.h: line $(line_of 'syscall(321' "$WORK/open.h") is not what 'bpftool gen skeleton' writes for $obj" \

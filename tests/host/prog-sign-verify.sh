@@ -375,6 +375,27 @@ expect_eq "EFBIG: the message names the error" 1 \
 expect_eq "EFBIG: the original header is whole" "" "$(cmp "$F/big.h" "$WORK/p256.h" 2>&1)"
 no_stray "EFBIG" "$F"
 
+# SIGTERM while the temporary file is written but not yet renamed (strace
+# holds its fsync() for a second): bpftool finishes the rename first, then
+# dies of the signal; the header is the new one, whole, and no temporary
+# file is left
+cp "$WORK/p256.h" "$F/term.h"
+strace -f -o /dev/null -e trace=fsync -e inject=fsync:delay_enter=1000000:when=1 \
+	"$BPFTOOL" -k "$WORK/rsa.key" -i "$WORK/rsa.crt" prog sign file "$F/term.h" \
+	>/dev/null 2>&1 &
+tracer=$!
+for _ in $(seq 50); do
+	[ -n "$(find "$F" -maxdepth 1 -name '.term.h.??????')" ] && break
+	sleep 0.1
+done
+expect_eq "SIGTERM test: the temporary file exists while fsync() is held" 1 \
+	"$(find "$F" -maxdepth 1 -name '.term.h.??????' | wc -l)"
+pkill -TERM -P "$tracer" -x bpftool || true
+wait "$tracer" || true
+expect_eq "SIGTERM during the write: the header is the re-signed one" "" \
+	"$(cmp "$F/term.h" "$H" 2>&1)"
+no_stray "SIGTERM" "$F"
+
 # Paths that cannot be written are refused before the key is used: with a
 # key file that does not exist, the output's error comes first
 expect_err "output into a directory that does not exist: refused before signing" 255 \
@@ -388,7 +409,7 @@ xdir=$F
 if ! python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.bpfsign", b"v")' "$F/xattr-probe" 2>/dev/null; then
 	# no user xattrs here: tmpfs has them
 	xdir=$(mktemp -d /dev/shm/bpfsign.XXXXXX)
-	trap 'rm -rf "$WORK" "$xdir"' EXIT
+	CLEANUP+=("$xdir")
 fi
 cp "$WORK/p256.h" "$xdir/m.h"
 chmod 640 "$xdir/m.h"
