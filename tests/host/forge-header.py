@@ -99,6 +99,24 @@ elif kind == 'open-body':
     out = src.replace('\tskel = skel_alloc(sizeof(*skel));\n',
                       '\tskel = skel_alloc(sizeof(*skel));\n'
                       '\tsyscall(321, 5, 0, 0);\n', 1)
+elif kind in ('moved-signed-check', 'moved-cplusplus'):
+    # bpftool's own preprocessor lines, moved around the load function,
+    # hide it from the compiler; the attacker's own load function follows
+    load = 'static inline int\nsign_min__load(struct sign_min *skel)\n{\n'
+    i = src.index(load)
+    j = src.index('\n}\n', i) + 3
+    evil = ('static inline int\nsign_min__load(struct sign_min *skel)\n{\n'
+            '\treturn 0;\n}\n')
+    if kind == 'moved-signed-check':
+        block = '\n'.join(lines[inc + 2:inc + 5]) + '\n'
+        head, tail = block.split('#error')
+        tail = '#error' + tail
+    else:
+        block = '#ifdef __cplusplus\n#define _Static_assert static_assert\n#endif\n'
+        head, tail = block[:-len('#endif\n')], '#endif\n'
+    out = src[:i] + head + src[i:j] + tail + evil + src[j:]
+    out = out.replace(block, '', 1) if kind == 'moved-signed-check' else \
+        out[:out.rindex(block)] + out[out.rindex(block) + len(block):]
 else:
     sys.exit('forge-header.py: unknown forgery ' + kind)
 if out == src:

@@ -88,6 +88,17 @@ refused comment 2 "line 7: comment: bpftool prints none here"
 refused file-scope-function 2 "line 7: $fs"
 refused file-scope-variable 2 "line 7: $fs"
 refused guard 2 "line 3: $pp '#ifndef __OTHER_SKEL_H__', where bpftool prints '#ifndef __SIGN_MIN_SKEL_H__'"
+# bpftool's own preprocessor lines, moved around the load function, hide it
+# from the compiler (which then sees only the forger's NAME__load()):
+# each must be on the line where bpftool prints it
+forge moved-signed-check "$WORK/moved.h"
+refused moved-signed-check 2 \
+	"line $(line_of "$signed_check" "$WORK/moved.h"): '$signed_check' belongs on line 8"
+forge moved-cplusplus "$WORK/moved.h"
+refused moved-cplusplus 2 \
+	"line $(($(line_of '#ifdef __cplusplus' "$WORK/moved.h") - 2)): bpftool prints 'sign_min__assert(struct sign_min *s __attribute__((unused)))' here"
+expect_eq "moved-cplusplus: what the compiler reads has no signed loader" 0 \
+	"$(gcc -E -P -I"$OUT/libbpf/include" "$WORK/moved.h" | grep -c opts_insn || true)"
 
 # --- Code outside the load function: only the object tells ---
 forge open-body "$WORK/open.h"
