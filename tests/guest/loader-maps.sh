@@ -25,7 +25,7 @@ expect_err "prog verify: a program whose loader's signature covers 0 maps fails"
 	"the program's loader was verified over its instructions only (covers 0 maps): such a loader loads whatever its caller hands it" \
 	"$BPFTOOL" prog verify pinned /sys/fs/bpf/lm_child keyring "$(keyctl show @s | awk 'NR == 2 { print $1 }')"
 rm -f /sys/fs/bpf/lm_child
-run_tool loader_race 200
+run_tool loader_race 200 "$OUT/vmlinux.h"
 # The write before the freeze: the loader's own .rodata, written by a
 # thread of its process between the loader's update and its freeze
 # (progs/freeze_sleeper.bpf.c holds the window open)

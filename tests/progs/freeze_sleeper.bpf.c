@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Makes a loader sleep just before its BPF_MAP_FREEZE of one map, for
- * tests/src/rodata_race.c: a sleepable BPF-LSM program on the bpf() hook
- * that, when the test process freezes the map with fd target_fd, reads a
- * byte of a file page that is not in the page cache (the test maps a file
- * of the 9p-mounted repository and drops its cache). It changes nothing;
- * it only lets another thread of the process run in the window between the
- * loader's update and its freeze, which a guest with one CPU and no
- * preemption would not give it.
+/* Makes a loader sleep at one of its bpf() calls, so that another thread
+ * of the process runs in a window a guest with one CPU and no preemption
+ * would not give it: a sleepable BPF-LSM program on the bpf() hook that
+ * reads bytes of file pages that are not in the page cache (the test maps
+ * a file of the 9p-mounted repository and drops its cache). It changes
+ * nothing. tests/src/rodata_race.c holds the loader before its
+ * BPF_MAP_FREEZE of the map with fd target_fd (between the loader's update
+ * and its freeze); tests/src/loader_race.c, with target_cmd BPF_PROG_LOAD,
+ * before each program load the loader makes (between its freeze and the
+ * load), while armed.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -16,19 +18,26 @@ char _license[] SEC("license") = "GPL";
 
 __u32 target_tgid;
 __s32 target_fd = -1;
+__s32 target_cmd = BPF_MAP_FREEZE;
+__u32 armed = 1, pages_per_hit = 1;
 __u64 base, npages, next;
 __u64 hits;
 
 SEC("lsm.s/bpf")
 int BPF_PROG(freeze_sleeper, int cmd, union bpf_attr *attr, unsigned int size)
 {
+	unsigned int i;
 	char c;
 
-	if (cmd != BPF_MAP_FREEZE || bpf_get_current_pid_tgid() >> 32 != target_tgid ||
-	    (__s32)attr->map_fd != target_fd)
+	if (!armed || cmd != target_cmd || bpf_get_current_pid_tgid() >> 32 != target_tgid)
+		return 0;
+	if (cmd == BPF_MAP_FREEZE && (__s32)attr->map_fd != target_fd)
+		return 0;
+	/* the loader's own load carries its signature, its programs' none */
+	if (cmd == BPF_PROG_LOAD && attr->signature)
 		return 0;
 	hits++;
-	if (next < npages)
+	for (i = 0; i < 16 && i < pages_per_hit && next < npages; i++)
 		bpf_copy_from_user(&c, 1, (void *)(base + next++ * 4096));
 	return 0;
 }

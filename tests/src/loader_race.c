@@ -12,10 +12,19 @@
  * kernel must refuse such a load (EACCES: the map was not created by the
  * verified loader).
  *
- *   loader_race ROUNDS   ROUNDS loads of the skeleton (keyring: the session
- *                        keyring), the attacker active in every other one
+ *   loader_race ROUNDS FILE   ROUNDS loads of the skeleton (keyring: the
+ *                             session keyring), the attacker active in every
+ *                             other one
  *
- * Checks: no load ever returned 0x1337; the race hit at least once (a load
+ * In attacked rounds progs/freeze_sleeper.bpf.c holds each program load of
+ * the loader (after its freeze) on two uncached pages of FILE, and the
+ * attacker watches the fd the .rodata map had in the first round without
+ * it (the loader's fds are the lowest free ones), so that it gets the
+ * window whatever the guest's speed (a KASAN kernel under load once gave
+ * a scanning attacker none in 100 rounds).
+ *
+ * Checks: the window was held in every attacked round; no load ever
+ * returned 0x1337; the race hit at least once (a load
  * refused with EACCES, or one returning 0x1337), otherwise the test proves
  * nothing and fails; every round without the attacker loads and returns
  * 1; an attacked load fails only with EACCES, or with EINVAL when the swap
@@ -29,8 +38,12 @@
 #include <stdbool.h>
 #include <linux/keyctl.h>
 
+#include <sys/mman.h>
+#include <sys/stat.h>
+
 #include "testlib.h"
 #include "rodata_const.lskel.h"
+#include "freeze_sleeper.skel.h"
 
 #define SIGNED_VALUE	1
 #define EVIL		0x1337
@@ -42,6 +55,10 @@
 static unsigned int seq, ack;
 static int stop;
 static int own_fd, own_id;
+/* The fd of the skeleton's .rodata map in a round without the attacker:
+ * the loader's fds are the lowest free ones, the same in every round
+ */
+static int hint_fd = -1, hint_handle = -1;
 static unsigned long swaps, strays;
 
 struct fd_map {
@@ -136,12 +153,18 @@ static void *attacker(void *arg)
 			continue;
 		}
 		/* A whole round without the target at its fd: look again */
-		if (fresh && target >= 0 && !seen) {
+		if (fresh && target >= 0 && !seen && hint_fd < 0) {
 			close(handle);
 			handle = target = -1;
 		}
 		if (fresh)
 			seen = false;
+		if (target < 0 && __atomic_load_n(&hint_fd, __ATOMIC_SEQ_CST) >= 0) {
+			handle = hint_handle;
+			target = hint_fd;
+			seen = true;
+			continue;
+		}
 		if (target < 0) {
 			target = scan(&handle);
 			seen = target >= 0;
@@ -232,14 +255,44 @@ int main(int argc, char **argv)
 {
 	int rounds, r, calm_bad = 0, attacked = 0, eacces = 0, loaded = 0, evil = 0;
 	int other_err = 0, other_ret = 0, hit_rounds = 0, unswapped_eacces = 0;
-	int einval = 0;
+	int einval = 0, file;
+	struct freeze_sleeper *sleeper;
+	struct stat st;
+	void *pages;
 	pthread_t t;
 
-	rounds = argc == 2 ? atoi(argv[1]) : 0;
+	rounds = argc == 3 ? atoi(argv[1]) : 0;
 	if (rounds < 2) {
-		fprintf(stderr, "usage: loader_race ROUNDS (at least 2)\n");
+		fprintf(stderr, "usage: loader_race ROUNDS FILE (at least 2 rounds)\n");
 		return 2;
 	}
+	file = open(argv[2], O_RDONLY);
+	if (file < 0 || fstat(file, &st)) {
+		perror(argv[2]);
+		return 2;
+	}
+	pages = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, file, 0);
+	if (pages == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	/* best effort: the check on the sleeper's hits says if it was armed */
+	posix_fadvise(file, 0, 0, POSIX_FADV_DONTNEED);
+	sleeper = freeze_sleeper__open();
+	if (!sleeper) {
+		fprintf(stderr, "loader_race: sleeper: errno %d\n", errno);
+		return 2;
+	}
+	sleeper->data->target_cmd = BPF_PROG_LOAD;
+	sleeper->data->pages_per_hit = 2;
+	sleeper->data->armed = 0;
+	if (freeze_sleeper__load(sleeper) || freeze_sleeper__attach(sleeper)) {
+		fprintf(stderr, "loader_race: sleeper: errno %d\n", errno);
+		return 2;
+	}
+	sleeper->bss->base = (unsigned long)pages;
+	sleeper->bss->npages = st.st_size / 4096;
+	sleeper->bss->target_tgid = getpid();
 	own_fd = attacker_map();
 	if (own_fd < 0) {
 		fprintf(stderr, "loader_race: attacker's map: %d\n", own_fd);
@@ -259,9 +312,11 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		skel->keyring_id = KEY_SPEC_SESSION_KEYRING;
+		sleeper->data->armed = attack;
 		if (attack)
 			__atomic_add_fetch(&seq, 1, __ATOMIC_SEQ_CST);
 		err = rodata_const__load(skel);
+		sleeper->data->armed = 0;
 		if (!err)
 			err = run_prog(skel->progs.get_value.prog_fd, &retval);
 		if (attack) {
@@ -287,6 +342,22 @@ int main(int argc, char **argv)
 				other_err++;
 				fprintf(stderr, "loader_race: round %d: load failed with %d\n", r, err);
 			}
+		} else if (!err && retval == SIGNED_VALUE && hint_fd < 0) {
+			/* an fdinfo handle of that fd number, above the fds
+			 * the loader will take
+			 */
+			char path[64];
+			int h;
+
+			snprintf(path, sizeof(path), "/proc/self/fdinfo/%d",
+				 skel->maps.rodata.map_fd);
+			h = open(path, O_RDONLY);
+			hint_handle = h >= 0 ? fcntl(h, F_DUPFD_CLOEXEC, 200) : -1;
+			if (h >= 0)
+				close(h);
+			if (hint_handle >= 0)
+				__atomic_store_n(&hint_fd, skel->maps.rodata.map_fd,
+						 __ATOMIC_SEQ_CST);
 		} else if (err || retval != SIGNED_VALUE) {
 			calm_bad++;
 			fprintf(stderr, "loader_race: round %d without attacker: err %d, retval %#x\n",
@@ -300,6 +371,9 @@ int main(int argc, char **argv)
 	printf("loader race: %d rounds, %d attacked: %lu swaps in %d rounds, %d refused with EACCES, %d with EINVAL (.rodata fd swapped), %d other errors, %d loaded (%d returned 0x1337, %d another value), %lu stray fds taken back\n",
 	       rounds, attacked, swaps, hit_rounds, eacces, einval, other_err, loaded, evil, other_ret,
 	       strays);
+	CHECK("loader race: the loader's program load was held in every attacked round",
+	      sleeper->bss->hits >= (unsigned long long)attacked, "%llu of %d rounds",
+	      (unsigned long long)sleeper->bss->hits, attacked);
 	CHECK("loader race: no signed light skeleton load ever returned the attacker's 0x1337",
 	      evil == 0, "%d of %d loads did", evil, loaded);
 	CHECK("loader race: the swap landed between the loader's freeze and its program load at least once",
@@ -311,5 +385,6 @@ int main(int argc, char **argv)
 	      other_err == 0 && other_ret == 0 && unswapped_eacces == 0,
 	      "%d other errors, %d loads returned another value, %d EACCES without a swap",
 	      other_err, other_ret, unswapped_eacces);
+	freeze_sleeper__destroy(sleeper);
 	return test_failures ? 1 : 0;
 }
