@@ -3,9 +3,14 @@
 # to prog verify alone (no kernel, so a developer sees these verdicts in
 # seconds). Each row names a signature, the certificate prog verify gets,
 # the kernel's answer, and (tests/signature-cases.reasons) prog verify's
-# reason. Sourced after tests/lib.sh, in $WORK, with H (a light skeleton's
-# header), insns and data (its two blobs) and T set.
+# reason. Sourced after tests/lib.sh, in $WORK.
 # shellcheck shell=bash
+
+# The light skeleton whose loader and metadata every row signs: its header
+# and its two blobs
+H=$T/fentry_count.lskel.h
+insns=$T/fentry_count.opts_insn.bin
+data=$T/fentry_count.opts_data.bin
 
 # cms OUT KEY [OPENSSL-CMS-OPTIONS...]: a signature over signed.bin; the
 # options replace the defaults (-noattr -nocerts -md sha256 -keyid)

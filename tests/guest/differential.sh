@@ -16,13 +16,10 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$WORK"
+. "$TESTS_DIR/signature-cases.sh"
 
-H=$T/fentry_count.lskel.h
-insns=$T/fentry_count.opts_insn.bin
-data=$T/fentry_count.opts_data.bin
 expect_eq "the header's metadata is a multiple of 8 bytes (no padding in the signed data)" 0 \
 	$(($(stat -c %s "$data") % 8))
-. "$TESTS_DIR/signature-cases.sh"
 make_signatures
 check_signatures differential
 excl=$(openssl dgst -sha256 -r "$insns" | cut -c1-64)

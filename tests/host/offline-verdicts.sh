@@ -9,9 +9,6 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$WORK"
 
-H=$T/fentry_count.lskel.h
-insns=$T/fentry_count.opts_insn.bin
-data=$T/fentry_count.opts_data.bin
 . "$TESTS_DIR/signature-cases.sh"
 make_signatures
 check_signatures offline

@@ -38,8 +38,6 @@
 #include <stdbool.h>
 #include <linux/keyctl.h>
 
-#include <sys/mman.h>
-#include <sys/stat.h>
 
 #include "testlib.h"
 #include "rodata_const.lskel.h"
@@ -255,9 +253,9 @@ int main(int argc, char **argv)
 {
 	int rounds, r, calm_bad = 0, attacked = 0, eacces = 0, loaded = 0, evil = 0;
 	int other_err = 0, other_ret = 0, hit_rounds = 0, unswapped_eacces = 0;
-	int einval = 0, file;
+	int einval = 0;
 	struct freeze_sleeper *sleeper;
-	struct stat st;
+	unsigned long long npages;
 	void *pages;
 	pthread_t t;
 
@@ -266,18 +264,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: loader_race ROUNDS FILE (at least 2 rounds)\n");
 		return 2;
 	}
-	file = open(argv[2], O_RDONLY);
-	if (file < 0 || fstat(file, &st)) {
-		perror(argv[2]);
+	/* the check on the sleeper's hits says if it was armed */
+	pages = uncached_pages(argv[2], &npages);
+	if (!pages)
 		return 2;
-	}
-	pages = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, file, 0);
-	if (pages == MAP_FAILED) {
-		perror("mmap");
-		return 2;
-	}
-	/* best effort: the check on the sleeper's hits says if it was armed */
-	posix_fadvise(file, 0, 0, POSIX_FADV_DONTNEED);
 	sleeper = freeze_sleeper__open();
 	if (!sleeper) {
 		fprintf(stderr, "loader_race: sleeper: errno %d\n", errno);
@@ -291,7 +281,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	sleeper->bss->base = (unsigned long)pages;
-	sleeper->bss->npages = st.st_size / 4096;
+	sleeper->bss->npages = npages;
 	sleeper->bss->target_tgid = getpid();
 	own_fd = attacker_map();
 	if (own_fd < 0) {

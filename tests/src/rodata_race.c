@@ -26,8 +26,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <linux/keyctl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 
 #include "testlib.h"
 #include "rodata_const.lskel.h"
@@ -88,10 +86,10 @@ static int rodata_fd(void)
 
 int main(int argc, char **argv)
 {
-	int rounds, r, fd, err, loaded = 0, busy = 0, other = 0, evil = 0, file;
+	int rounds, r, fd, err, loaded = 0, busy = 0, other = 0, evil = 0;
 	struct freeze_sleeper *sleeper;
 	struct rodata_const *skel;
-	struct stat st;
+	unsigned long long npages;
 	pthread_t t;
 	void *pages;
 
@@ -99,18 +97,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: rodata_race ROUNDS FILE\n");
 		return 2;
 	}
-	file = open(argv[2], O_RDONLY);
-	if (file < 0 || fstat(file, &st)) {
-		perror(argv[2]);
+	/* the check on the sleeper's hits says if it slept */
+	pages = uncached_pages(argv[2], &npages);
+	if (!pages)
 		return 2;
-	}
-	pages = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, file, 0);
-	if (pages == MAP_FAILED) {
-		perror("mmap");
-		return 2;
-	}
-	/* best effort: the check on the sleeper's hits says if it slept */
-	posix_fadvise(file, 0, 0, POSIX_FADV_DONTNEED);
 	/* the fd is measured with the sleeper's own fds open */
 	sleeper = freeze_sleeper__open_and_load();
 	fd = sleeper && !freeze_sleeper__attach(sleeper) ? rodata_fd() : -1;
@@ -119,7 +109,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	sleeper->bss->base = (unsigned long)pages;
-	sleeper->bss->npages = st.st_size / 4096;
+	sleeper->bss->npages = npages;
 	sleeper->bss->target_tgid = getpid();
 	sleeper->data->target_fd = fd;
 

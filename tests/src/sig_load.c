@@ -68,30 +68,6 @@
 #define offsetofend(type, member) (offsetof(type, member) + sizeof(((type *)0)->member))
 #endif
 
-static const char *errno_name(int err)
-{
-	static char buf[32];
-
-	switch (err) {
-	case EINVAL: return "EINVAL";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case EFAULT: return "EFAULT";
-	case E2BIG: return "E2BIG";
-	case EBADF: return "EBADF";
-	case EBADMSG: return "EBADMSG";
-	case ENOKEY: return "ENOKEY";
-	case EKEYREJECTED: return "EKEYREJECTED";
-	case ENOMEM: return "ENOMEM";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ENOPKG: return "ENOPKG";
-	case ENOTDIR: return "ENOTDIR";
-	default:
-		snprintf(buf, sizeof(buf), "errno %d", err);
-		return buf;
-	}
-}
-
 /* The same program without any map */
 static const struct bpf_insn prog_nomap[] = {
 	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
@@ -142,20 +118,6 @@ static void *read_file(const char *path, size_t *len)
 	close(fd);
 	*len = st.st_size;
 	return buf;
-}
-
-static void print_fdinfo(int fd)
-{
-	char path[64], line[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		fputs(line, stdout);
-	fclose(f);
 }
 
 /* "map_hash:\t<hex>": BPF_OBJ_GET_INFO_BY_FD's hash of a frozen array */

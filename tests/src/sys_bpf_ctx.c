@@ -318,40 +318,6 @@ struct signed_load {
 	__u8 sig[8192];
 };
 
-static const char *errno_name(int err)
-{
-	static char buf[32];
-
-	switch (err) {
-	case EINVAL: return "EINVAL";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case EFAULT: return "EFAULT";
-	case EBADMSG: return "EBADMSG";
-	case ENOKEY: return "ENOKEY";
-	case EKEYREJECTED: return "EKEYREJECTED";
-	case ENOPKG: return "ENOPKG";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	default:
-		snprintf(buf, sizeof(buf), "errno %d", err);
-		return buf;
-	}
-}
-
-static void print_fdinfo(int fd)
-{
-	char path[64], line[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		fputs(line, stdout);
-	fclose(f);
-}
-
 static int signed_load(const char *sig_path, int keyring, const char *pin)
 {
 	static struct signed_load ctx;

@@ -6,10 +6,13 @@
 #define TESTLIB_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 
@@ -74,6 +77,72 @@ static inline const struct bpf_insn *metadata_prog(unsigned int *cnt)
 
 	*cnt = sizeof(insns) / sizeof(insns[0]);
 	return insns;
+}
+
+/* The name of a positive errno the tests meet, for their output */
+static inline const char *errno_name(int err)
+{
+	static char buf[32];
+
+	switch (err) {
+	case EINVAL: return "EINVAL";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case EFAULT: return "EFAULT";
+	case E2BIG: return "E2BIG";
+	case EBADF: return "EBADF";
+	case EBADMSG: return "EBADMSG";
+	case ENOKEY: return "ENOKEY";
+	case EKEYREJECTED: return "EKEYREJECTED";
+	case ENOMEM: return "ENOMEM";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ENOPKG: return "ENOPKG";
+	case ENOTDIR: return "ENOTDIR";
+	default:
+		snprintf(buf, sizeof(buf), "errno %d", err);
+		return buf;
+	}
+}
+
+/* fd's fdinfo, as the kernel writes it, on stdout */
+static inline void print_fdinfo(int fd)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		fputs(line, stdout);
+	fclose(f);
+}
+
+/* PATH mapped read-only, its page cache dropped (best effort), for
+ * progs/freeze_sleeper.bpf.c to sleep on: NULL after an error message.
+ * *npages is its number of whole pages.
+ */
+static inline void *uncached_pages(const char *path, unsigned long long *npages)
+{
+	struct stat st;
+	void *pages;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		perror(path);
+		return NULL;
+	}
+	pages = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (pages == MAP_FAILED) {
+		perror("mmap");
+		return NULL;
+	}
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	*npages = st.st_size / 4096;
+	return pages;
 }
 
 #endif
