@@ -51,22 +51,6 @@ static void report(const char *name, double *t, int n)
 	printf("%s %.0f %.0f %d\n", name, t[n / 2], t[(n * 95) / 100], n);
 }
 
-static void *read_file(const char *path, size_t *len)
-{
-	struct stat st;
-	void *buf;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0 || fstat(fd, &st) || !(buf = malloc(st.st_size + 1)) ||
-	    read(fd, buf, st.st_size) != st.st_size) {
-		perror(path);
-		exit(2);
-	}
-	close(fd);
-	*len = st.st_size;
-	return buf;
-}
-
 static int keyring_arg(const char *s)
 {
 	return strcmp(s, "session") ? atoi(s) : KEY_SPEC_SESSION_KEYRING;

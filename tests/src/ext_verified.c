@@ -145,36 +145,14 @@ static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opt
 	return 0;
 }
 
-static void *read_file(const char *path, __u32 *size)
-{
-	static char buf[8192];
-	void *copy;
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return NULL;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n <= 0)
-		return NULL;
-	copy = malloc(n);
-	if (copy)
-		memcpy(copy, buf, n);
-	*size = n;
-	return copy;
-}
-
 static void use_sig(const char *path, int ring)
 {
+	size_t len = 0;
+
 	free(sig);
-	sig = path ? read_file(path, &sig_size) : NULL;
+	sig = path ? read_file(path, &len) : NULL;
+	sig_size = len;
 	keyring_id = ring;
-	if (path && !sig) {
-		fprintf(stderr, "ext_verified: cannot read %s\n", path);
-		exit(2);
-	}
 }
 
 /* fdinfo line "KEY:\tVALUE" of FD, or "" */

@@ -76,23 +76,6 @@ static int get_insns(void)
 	return 0;
 }
 
-static void *read_file(const char *path, size_t *len)
-{
-	struct stat st;
-	void *buf = NULL;
-	int fd = open(path, O_RDONLY);
-
-	if (fd >= 0 && !fstat(fd, &st))
-		buf = malloc(st.st_size ? st.st_size : 1);
-	if (!buf || read(fd, buf, st.st_size) != st.st_size) {
-		perror(path);
-		exit(2);
-	}
-	close(fd);
-	*len = st.st_size;
-	return buf;
-}
-
 /* The loader as a sleepable syscall program, signed if SIG is given */
 static int load_loader(const void *sig, size_t sig_len)
 {

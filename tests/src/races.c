@@ -39,22 +39,6 @@ static volatile int stop, frozen_now;
 static int writer_fd;
 static volatile unsigned long late_tries, late_writes;
 
-static void *read_file(const char *path, size_t *len)
-{
-	struct stat st;
-	void *buf;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0 || fstat(fd, &st) || !(buf = malloc(st.st_size)) ||
-	    read(fd, buf, st.st_size) != st.st_size) {
-		perror(path);
-		exit(2);
-	}
-	close(fd);
-	*len = st.st_size;
-	return buf;
-}
-
 static int create_meta(void)
 {
 	union bpf_attr attr;

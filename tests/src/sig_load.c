@@ -99,27 +99,6 @@ static int load_libbpf(union bpf_attr *attr, bool old_opts)
 	return fd < 0 ? -errno : fd;
 }
 
-static void *read_file(const char *path, size_t *len)
-{
-	struct stat st;
-	void *buf;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st)) {
-		perror(path);
-		exit(2);
-	}
-	buf = malloc(st.st_size ? st.st_size : 1);
-	if (!buf || read(fd, buf, st.st_size) != st.st_size) {
-		perror(path);
-		exit(2);
-	}
-	close(fd);
-	*len = st.st_size;
-	return buf;
-}
-
 /* "map_hash:\t<hex>": BPF_OBJ_GET_INFO_BY_FD's hash of a frozen array */
 static void print_map_hash(int fd)
 {

@@ -104,6 +104,27 @@ static inline const char *errno_name(int err)
 	}
 }
 
+/* The whole of PATH in a malloc()ed buffer (one byte more, so that an
+ * empty file gives a buffer too), its size in *len; exit 2 after an
+ * error message if it cannot be read.
+ */
+static inline void *read_file(const char *path, size_t *len)
+{
+	struct stat st;
+	void *buf = NULL;
+	int fd = open(path, O_RDONLY);
+
+	if (fd >= 0 && !fstat(fd, &st))
+		buf = malloc(st.st_size + 1);
+	if (!buf || read(fd, buf, st.st_size) != st.st_size) {
+		perror(path);
+		exit(2);
+	}
+	close(fd);
+	*len = st.st_size;
+	return buf;
+}
+
 /* fd's fdinfo, as the kernel writes it, on stdout */
 static inline void print_fdinfo(int fd)
 {
