@@ -155,29 +155,6 @@ static void use_sig(const char *path, int ring)
 	keyring_id = ring;
 }
 
-/* fdinfo line "KEY:\tVALUE" of FD, or "" */
-static const char *fdinfo(int fd, const char *key)
-{
-	static char line[256];
-	char path[64];
-	size_t n = strlen(key);
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return "";
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, n) && line[n] == ':') {
-			fclose(f);
-			line[strcspn(line, "\n")] = 0;
-			return line + n + 2;
-		}
-	}
-	fclose(f);
-	return "";
-}
-
 static int run(int prog_fd)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, topts);
@@ -261,8 +238,8 @@ static void test_verified(const char *sigfile, int ring, const char *ext_sig,
 		goto out;
 	fd = bpf_program__fd(signed_t->progs.target);
 	CHECK("ext: the signed target is recorded verified",
-	      !strcmp(fdinfo(fd, "prog_sig"), "verified"), "prog_sig '%s'",
-	      fdinfo(fd, "prog_sig"));
+	      !strcmp(fdinfo_value(fd, "prog_sig"), "verified"), "prog_sig '%s'",
+	      fdinfo_value(fd, "prog_sig"));
 	CHECK("ext: the signed target returns pick(1) = 2", run(fd) == 2, "got %d", run(fd));
 
 	/* The baseline: extensions of an unsigned program work */
@@ -423,8 +400,8 @@ static void test_loader0(const char *sigfile, int ring, const char *gl_sig)
 	if (!signed_t || gloader_fd < 0)
 		goto out;
 	CHECK("ext: loader0: the generic loader's verdict covers 0 maps",
-	      !strcmp(fdinfo(gloader_fd, "prog_sig_maps"), "0"), "prog_sig_maps '%s'",
-	      fdinfo(gloader_fd, "prog_sig_maps"));
+	      !strcmp(fdinfo_value(gloader_fd, "prog_sig_maps"), "0"), "prog_sig_maps '%s'",
+	      fdinfo_value(gloader_fd, "prog_sig_maps"));
 	fd = bpf_program__fd(signed_t->progs.target);
 	err = load_ext(&ext, "new_pick", fd, "pick", NULL, 0);
 	CHECK("ext: loader0: the unsigned extension it loads for the verified target: EPERM",

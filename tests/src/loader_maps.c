@@ -140,30 +140,6 @@ static int child(int loader_fd, __u32 mode, int map_fd, int *own_map)
 	return ctx.prog_fd;
 }
 
-/* The value of "KEY:\t" in FD's fdinfo, "" if it has none */
-static const char *fdinfo(int fd, const char *key)
-{
-	static char value[256];
-	char path[64], line[256];
-	size_t len = strlen(key);
-	FILE *f;
-
-	value[0] = 0;
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return value;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, len) || line[len] != ':' || line[len + 1] != '\t')
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		snprintf(value, sizeof(value), "%s", line + len + 2);
-		break;
-	}
-	fclose(f);
-	return value;
-}
-
 static int user_map(void)
 {
 	union bpf_attr attr;
@@ -207,8 +183,8 @@ static int run(const char *sig_path)
 	CHECK("loader maps: the signed loader loads (sleepable syscall program, instructions-only signature)",
 	      signed_fd >= 0, "errno %d", -signed_fd);
 	CHECK("loader maps: the signed loader's fdinfo says prog_sig: verified",
-	      signed_fd >= 0 && !strcmp(fdinfo(signed_fd, "prog_sig"), "verified"),
-	      "'%s'", signed_fd >= 0 ? fdinfo(signed_fd, "prog_sig") : "");
+	      signed_fd >= 0 && !strcmp(fdinfo_value(signed_fd, "prog_sig"), "verified"),
+	      "'%s'", signed_fd >= 0 ? fdinfo_value(signed_fd, "prog_sig") : "");
 	signed2_fd = load_loader(sig, sig_len);
 	CHECK("loader maps: a second copy of the signed loader loads", signed2_fd >= 0,
 	      "errno %d", -signed2_fd);
@@ -225,8 +201,8 @@ static int run(const char *sig_path)
 	CHECK("loader maps: signed loader, child using the map the loader created: loads",
 	      map >= 0 && fd >= 0, "map %d, child %d", map, fd);
 	CHECK("loader maps: signed loader, child using the loader's map: fdinfo says prog_loader_sig: verified",
-	      fd >= 0 && !strcmp(fdinfo(fd, "prog_loader_sig"), "verified"),
-	      "'%s'", fd >= 0 ? fdinfo(fd, "prog_loader_sig") : "");
+	      fd >= 0 && !strcmp(fdinfo_value(fd, "prog_loader_sig"), "verified"),
+	      "'%s'", fd >= 0 ? fdinfo_value(fd, "prog_loader_sig") : "");
 	close_fd(fd);
 	close_fd(map);
 
@@ -245,8 +221,8 @@ static int run(const char *sig_path)
 	CHECK("loader maps: unsigned loader, child using a map created by user space: loads (unsigned loaders are not restricted)",
 	      fd >= 0, "got %d: '%.300s'", fd, log_buf);
 	CHECK("loader maps: unsigned loader's child: fdinfo says prog_loader_sig: unsigned",
-	      fd >= 0 && !strcmp(fdinfo(fd, "prog_loader_sig"), "unsigned"),
-	      "'%s'", fd >= 0 ? fdinfo(fd, "prog_loader_sig") : "");
+	      fd >= 0 && !strcmp(fdinfo_value(fd, "prog_loader_sig"), "unsigned"),
+	      "'%s'", fd >= 0 ? fdinfo_value(fd, "prog_loader_sig") : "");
 	close_fd(fd);
 	close_fd(map);
 
@@ -328,8 +304,8 @@ static int policy(const char *sig_path)
 	if (loader_fd < 0)
 		return 1;
 	CHECK("policy: its verdict covers 0 maps",
-	      !strcmp(fdinfo(loader_fd, "prog_sig_maps"), "0"), "prog_sig_maps '%s'",
-	      fdinfo(loader_fd, "prog_sig_maps"));
+	      !strcmp(fdinfo_value(loader_fd, "prog_sig_maps"), "0"), "prog_sig_maps '%s'",
+	      fdinfo_value(loader_fd, "prog_sig_maps"));
 	fd = child(loader_fd, LM_OWN_MAP, -1, &own_map);
 	CHECK("policy: the program it loads is refused (EPERM)", fd == -EPERM,
 	      "got %d", fd);

@@ -95,30 +95,6 @@ static const char *last_lines(const char *log, int n)
 	return p;
 }
 
-/* The value of fdinfo line "KEY:\t<value>" of FD */
-static int fdinfo_field(int fd, const char *key, char *out, size_t size)
-{
-	char path[64], line[256];
-	size_t len = strlen(key);
-	int err = -ENOENT;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, len) || strncmp(line + len, ":\t", 2))
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		snprintf(out, size, "%s", line + len + 2);
-		err = 0;
-		break;
-	}
-	fclose(f);
-	return err;
-}
-
 static int quiet(enum libbpf_print_level level, const char *fmt, va_list args)
 {
 	return 0;

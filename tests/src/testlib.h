@@ -125,6 +125,42 @@ static inline void *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/* The value of FD's fdinfo line "KEY:\t<value>" into OUT: 0, -ENOENT if
+ * there is no such line, or -errno
+ */
+static inline int fdinfo_field(int fd, const char *key, char *out, size_t size)
+{
+	char path[64], line[256];
+	size_t len = strlen(key);
+	int err = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, len) || strncmp(line + len, ":\t", 2))
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		snprintf(out, size, "%s", line + len + 2);
+		err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
+/* The same as a string, "" if there is none (valid until the next call) */
+static inline const char *fdinfo_value(int fd, const char *key)
+{
+	static char value[256];
+
+	if (fdinfo_field(fd, key, value, sizeof(value)))
+		value[0] = 0;
+	return value;
+}
+
 /* fd's fdinfo, as the kernel writes it, on stdout */
 static inline void print_fdinfo(int fd)
 {
