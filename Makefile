@@ -98,8 +98,9 @@ selftests: all rootfs tests kernel-distro kernel-pristine-distro
 # bug in one file of the patched tree, is built and must be killed by the
 # tests it names; survivors only as listed in tests/mutants/accepted.
 # Slow (a kernel build per kernel mutant), so not in make check.
+# MUTANTS='NN-*' runs those whose file names match.
 mutants: all rootfs tests
-	@scripts/run-mutants
+	@scripts/run-mutants $(MUTANTS)
 
 # Series hygiene: checkpatch --strict (scripts/checkpatch-allowlist says
 # what is accepted and why), bpftool's synctypes check, man pages without
