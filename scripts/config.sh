@@ -9,8 +9,8 @@ KERNEL_TARBALL=/usr/src/linux-source-6.12.tar.xz
 
 # Everything expensive lives outside the clone so that a fresh clone reuses it.
 CACHE_DIR=${BPFSIGN_CACHE:-$HOME/.cache/bpf-signing}
-# The three series, applied in this order.
-SERIES_DIRS="kernel-patches libbpf-patches bpftool-patches"
+# The four series, applied in this order.
+SERIES_DIRS="kernel-patches libbpf-patches bpftool-patches selftests-patches"
 
 # Version of the source package actually installed (may be newer than the pin).
 kernel_source_version() {
