@@ -25,23 +25,13 @@ static const __u8 stranger[HASH_SIZE] = { 0x5e, 0xed };
 /* The program's SHA-256 digest, from its fdinfo (prog_digest) */
 static int prog_digest(int prog_fd, __u8 digest[HASH_SIZE])
 {
-	char path[64], line[256];
-	int err = -ENOENT;
-	FILE *f;
+	char hex[256];
+	int err;
 
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", prog_fd);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "prog_digest:\t", 13))
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		err = parse_hex(line + 13, digest, HASH_SIZE) ? -EINVAL : 0;
-		break;
-	}
-	fclose(f);
-	return err;
+	err = fdinfo_field(prog_fd, "prog_digest", hex, sizeof(hex));
+	if (err)
+		return err;
+	return parse_hex(hex, digest, HASH_SIZE) ? -EINVAL : 0;
 }
 
 /* An exclusive map of TYPE, one u32 element set to GOOD for arrays */
