@@ -6,6 +6,11 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$WORK"
 
+# Two threads only race on two CPUs: qemu-run offers 2 (-smp 2, as two sockets), and the
+# guest kernel must bring both up (SMP, the firmware's CPU tables)
+expect_eq "the guest has 2 CPUs online" 2 "$(nproc)"
+expect_eq "the guest's online CPU list" 0-1 "$(cat /sys/devices/system/cpu/online)"
+
 keyctl new_session >/dev/null
 keyctl padd asymmetric "" @s <"$T/keys/signer.der" >/dev/null
 "$T/sig_load" dump insns.bin
