@@ -4,7 +4,7 @@
 #   make demo       everything, then the signing story shown in a QEMU guest
 #   make check      everything, then every host and guest test
 #   make shell      interactive shell in the guest
-# See README.md for the rest.
+# See README.md and docs/development.md for the rest.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -99,7 +99,7 @@ selftests: all rootfs tests kernel-distro kernel-pristine-distro
 # tests it names; survivors only as listed in tests/mutants/accepted.
 # Slow (a kernel build per kernel mutant), so not in make check.
 # MUTANTS='NN-*' runs those whose file names match.
-mutants: all rootfs tests
+mutants: all rootfs tests kernel-pristine
 	@scripts/run-mutants $(MUTANTS)
 
 # Series hygiene: checkpatch --strict (scripts/checkpatch-allowlist says
