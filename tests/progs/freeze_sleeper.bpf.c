@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Makes a loader sleep at one of its bpf() calls, so that another thread
- * of the process runs in a window a guest with one CPU and no preemption
- * would not give it: a sleepable BPF-LSM program on the bpf() hook that
+ * of the process runs in the window in every round, whatever the CPUs and
+ * the preemption model give it: a sleepable BPF-LSM program on the bpf() hook that
  * reads bytes of file pages that are not in the page cache (the test maps
  * a file of the 9p-mounted repository and drops its cache). It changes
  * nothing. tests/src/rodata_race.c holds the loader before its

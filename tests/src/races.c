@@ -118,7 +118,7 @@ static void *writer(void *arg)
 
 static void race_freeze(int rounds)
 {
-	int r, wrong = 0, loaded = 0, busy = 0, unfrozen = 0, tried = 0;
+	int r, wrong = 0, loaded = 0, busy = 0, busy_rounds = 0, unfrozen = 0, tried = 0;
 
 	for (r = 0; r < rounds; r++) {
 		union bpf_attr attr;
@@ -141,6 +141,7 @@ static void race_freeze(int rounds)
 		for (i = 0; (err = sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr))) == -EBUSY &&
 			    i < 1000000; i++)
 			busy++;
+		busy_rounds += i > 0;
 		if (err)
 			unfrozen++;
 		else
@@ -169,6 +170,8 @@ static void race_freeze(int rounds)
 		}
 		close(writer_fd);
 	}
+	printf("races freeze: %d rounds, %d with a freeze refused EBUSY (an update in flight on the other CPU; %d retries), %d loads, %lu writes tried after a freeze, %lu landed\n",
+	       rounds, busy_rounds, busy, loaded, late_tries, late_writes);
 	CHECK("races: freeze racing with updates never yields a wrong verdict", wrong == 0,
 	      "%d wrong of %d", wrong, rounds);
 	CHECK("races: some racing loads succeeded", loaded > 0, "none of %d", rounds);

@@ -10,10 +10,15 @@
  * the loader's own (EPERM).
  *
  * progs/freeze_sleeper.bpf.c makes the loader sleep just before that
- * freeze (the guest has one CPU and no preemption), so the window is open
- * in every round; FILE is a file whose uncached pages it reads.
+ * freeze, so the window is open in every round whatever the CPUs and the
+ * preemption model give; FILE is a file whose uncached pages it reads.
  *
- *   rodata_race ROUNDS FILE
+ *   rodata_race ROUNDS FILE [--no-sleeper]
+ *
+ * With --no-sleeper the sleeper stays disarmed: the window is what two
+ * CPUs give, and the run reports how often the racing thread's write hit
+ * it (a write refused while the map was not yet frozen) instead of
+ * requiring that it did.
  *
  * Checks: the sleeper saw the freeze (the window was open), every round
  * loaded or, on a preemptible kernel, failed the loader's freeze with
@@ -24,6 +29,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <linux/keyctl.h>
 
@@ -34,7 +40,31 @@
 #define EVIL 0x1337
 
 static volatile int target_fd = -1, stop;
-static unsigned long writes;
+static unsigned long writes, in_window;
+
+/* After a refused write: was FD a read-only array not frozen yet, so that
+ * the write fell between the loader's map creation and its freeze?
+ */
+static int refused_in_window(int fd)
+{
+	char path[64], buf[1024];
+	const char *p;
+	ssize_t n;
+	int h;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	h = open(path, O_RDONLY);
+	if (h < 0)
+		return 0;
+	n = read(h, buf, sizeof(buf) - 1);
+	close(h);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strstr(buf, "map_flags:\t");
+	return p && (strtoul(p + 11, NULL, 0) & BPF_F_RDONLY_PROG) &&
+	       strstr(buf, "frozen:\t0\n");
+}
 
 /* Writes EVIL into the fd the loader's .rodata gets, while the loader runs */
 static void *attacker(void *arg)
@@ -56,6 +86,8 @@ static void *attacker(void *arg)
 		attr.value = (unsigned long)value;
 		if (!sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr)))
 			__atomic_add_fetch(&writes, 1, __ATOMIC_RELAXED);
+		else if (errno == EPERM && refused_in_window(fd))
+			__atomic_add_fetch(&in_window, 1, __ATOMIC_RELAXED);
 	}
 	return NULL;
 }
@@ -87,14 +119,17 @@ static int rodata_fd(void)
 int main(int argc, char **argv)
 {
 	int rounds, r, fd, err, loaded = 0, busy = 0, other = 0, evil = 0;
+	bool armed;
 	struct freeze_sleeper *sleeper;
 	struct rodata_const *skel;
 	unsigned long long npages;
 	pthread_t t;
 	void *pages;
 
-	if (argc != 3 || (rounds = atoi(argv[1])) <= 0) {
-		fprintf(stderr, "usage: rodata_race ROUNDS FILE\n");
+	armed = argc == 3;
+	if ((argc != 3 && (argc != 4 || strcmp(argv[3], "--no-sleeper"))) ||
+	    (rounds = atoi(argv[1])) <= 0) {
+		fprintf(stderr, "usage: rodata_race ROUNDS FILE [--no-sleeper]\n");
 		return 2;
 	}
 	/* the check on the sleeper's hits says if it slept */
@@ -112,6 +147,7 @@ int main(int argc, char **argv)
 	sleeper->bss->npages = npages;
 	sleeper->bss->target_tgid = getpid();
 	sleeper->data->target_fd = fd;
+	sleeper->data->armed = armed;
 
 	pthread_create(&t, NULL, attacker, NULL);
 	for (r = 0; r < rounds; r++) {
@@ -136,21 +172,32 @@ int main(int argc, char **argv)
 	}
 	stop = 1;
 	pthread_join(t, NULL);
-	printf("rodata race: %d rounds, %llu freezes slept on, %lu attacker writes succeeded, %d loads, %d freezes EBUSY, %d returned 0x1337\n",
-	       rounds, (unsigned long long)sleeper->bss->hits, writes, loaded, busy, evil);
+	printf("rodata race%s: %d rounds, %llu freezes slept on, %lu attacker writes refused in the window, %lu succeeded, %d loads, %d freezes EBUSY, %d returned 0x1337\n",
+	       armed ? "" : " (no sleeper)", rounds, (unsigned long long)sleeper->bss->hits,
+	       in_window, writes, loaded, busy, evil);
 
-	CHECK("rodata race: the loader slept before its freeze (the window was open)",
-	      sleeper->bss->hits >= (unsigned long long)rounds, "%llu of %d rounds",
-	      (unsigned long long)sleeper->bss->hits, rounds);
-	CHECK("rodata race: every round loaded the signed skeleton or failed its freeze with EBUSY",
-	      loaded + busy == rounds, "%d loaded, %d EBUSY, %d other errors of %d",
-	      loaded, busy, other, rounds);
-	CHECK("rodata race: most rounds loaded the signed skeleton", loaded * 2 > rounds,
-	      "%d of %d", loaded, rounds);
-	CHECK("rodata race: no write of the racing thread into the loader's .rodata succeeded",
-	      writes == 0, "%lu did", writes);
-	CHECK("rodata race: no load returned the racing thread's 0x1337", evil == 0,
-	      "%d of %d did", evil, loaded);
+	if (armed) {
+		CHECK("rodata race: the loader slept before its freeze (the window was open)",
+		      sleeper->bss->hits >= (unsigned long long)rounds, "%llu of %d rounds",
+		      (unsigned long long)sleeper->bss->hits, rounds);
+		CHECK("rodata race: every round loaded the signed skeleton or failed its freeze with EBUSY",
+		      loaded + busy == rounds, "%d loaded, %d EBUSY, %d other errors of %d",
+		      loaded, busy, other, rounds);
+		CHECK("rodata race: most rounds loaded the signed skeleton", loaded * 2 > rounds,
+		      "%d of %d", loaded, rounds);
+		CHECK("rodata race: no write of the racing thread into the loader's .rodata succeeded",
+		      writes == 0, "%lu did", writes);
+		CHECK("rodata race: no load returned the racing thread's 0x1337", evil == 0,
+		      "%d of %d did", evil, loaded);
+	} else {
+		CHECK("rodata race (no sleeper): every round loaded the signed skeleton or failed its freeze with EBUSY",
+		      loaded + busy == rounds, "%d loaded, %d EBUSY, %d other errors of %d",
+		      loaded, busy, other, rounds);
+		CHECK("rodata race (no sleeper): no write of the racing thread into the loader's .rodata succeeded",
+		      writes == 0, "%lu did", writes);
+		CHECK("rodata race (no sleeper): no load returned the racing thread's 0x1337", evil == 0,
+		      "%d of %d did", evil, loaded);
+	}
 	freeze_sleeper__destroy(sleeper);
 	return test_failures ? 1 : 0;
 }
