@@ -97,6 +97,16 @@ expect_status "lskel prog: its own digest" 0 bt prog verify pinned "$P" digest "
 expect_err "lskel prog: the loader's digest (openssl) is not the program's" 1 \
 	"program digest $digest is not sha256:$loader" \
 	bt prog verify pinned "$P" digest "$loader"
+# near misses: the digest with its last hex digit changed, and one whose
+# first 8 bytes (the tag) are right and the rest wrong
+hex=${digest#sha256:}
+last=$(printf '%x' $(( (0x${hex: -1} + 1) % 16 )))
+expect_err "lskel prog: its digest with the last digit changed" 1 \
+	"program digest $digest is not sha256:${hex:0:63}$last" \
+	bt prog verify pinned "$P" digest "sha256:${hex:0:63}$last"
+expect_err "lskel prog: its tag followed by another digest's 24 bytes" 1 \
+	"program digest $digest is not sha256:${hex:0:16}${loader:16}" \
+	bt prog verify pinned "$P" digest "sha256:${hex:0:16}${loader:16}"
 
 # --- prog verify name: every program of that name, one block (plain) or
 # one object of a JSON array each ---

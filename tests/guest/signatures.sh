@@ -158,6 +158,13 @@ expect_eq "fd_array_cnt 2, fd_array[1] = -1: EBADF" EBADF \
 	"$(load --meta meta.bin --excl "$excl" --fd-array-cnt 2 --extra-fd -1)"
 expect_eq "fd_array_cnt 2, fd_array[1] is not a map: EINVAL" EINVAL \
 	"$(load --meta meta.bin --excl "$excl" --fd-array-cnt 2 --extra-fd 0)"
+# An index into fd_array is bounded by fd_array_cnt: the index equal to it
+# and the one past it are refused (a kernel comparing with > would read
+# past the maps it resolved), for unsigned loads as for signed ones
+expect_eq "fd_array_cnt 1, the program reaches fd_array[1]: EINVAL" EINVAL \
+	"$(load --meta meta.bin --map-idx 1)"
+expect_eq "fd_array_cnt 1, the program reaches fd_array[2]: EINVAL" EINVAL \
+	"$(load --meta meta.bin --map-idx 2)"
 
 # A map listed twice would be hashed and counted twice: refused, even with
 # a signature over exactly those bytes (a kernel that took it loaded it and

@@ -27,6 +27,15 @@ expect_eq "settings: .rodata set before the load fails the load" \
 expect_eq "settings: another max_entries fails the load" \
 	"$(msg max_entries setting_map)" "$(settings max_entries)"
 expect_eq "settings: the signed max_entries is fine" "ok 0x10200" "$(settings max_entries_same)"
+# near misses: a constant 16 bytes into .rodata, and a smaller size
+expect_eq "settings: .rodata set past its first 8 bytes fails the load" \
+	"$(msg "initial values" rodata)" "$(settings rodata-tail)"
+expect_eq "settings: a smaller max_entries fails the load" \
+	"$(msg max_entries setting_map)" "$(settings max_entries_smaller)"
+# The loader alone, without the comparisons __load() makes after it: it
+# must take the signed size and values itself (tests/src/loader_layer.c)
+run_tool loader_layer "$T/settings.opts_insn.bin" "$T/settings.opts_data.bin" \
+	"$T/settings.opts_sig.bin" "$(cat "$T/settings.loader.sha256")"
 expect_eq "settings: with a loader log, the message is in the log" \
 	"load: Invalid argument: log: signed light skeleton: initial values of map rodata set before the load, but its loader takes the signed ones; set them before signing" \
 	"$(settings rodata-log)"
@@ -40,7 +49,8 @@ done
 # on a signed skeleton it fails to load and says why, instead of tracing
 # with the options ignored; on an unsigned one the options apply
 rc=0
-out=$("$T/runqslower_signed" -p 1 20000 2>&1) || rc=$?
+# (bounded: a signed runqslower that loaded would trace until stopped)
+out=$(timeout 10 "$T/runqslower_signed" -p 1 20000 2>&1) || rc=$?
 expect_eq "runqslower signed: exit status" 1 "$rc"
 expect_eq "runqslower signed: the load fails, naming .rodata" \
 	"signed light skeleton: initial values of map rodata set before the load, but its loader takes the signed ones; set them before signing

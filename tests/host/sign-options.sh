@@ -114,6 +114,22 @@ signs_like_clear "file:PATH without a newline" pin "file:$WORK/pin-no-newline"
 signs_like_clear "fd:N on a file" pin fd:3 3<"$WORK/pin"
 signs_like_clear "fd:N on a pipe" pin fd:3 3< <(printf 's3cret\n')
 signs_like_clear "literal passphrase" pin s3cret
+# At the size limit: bpftool reads a passphrase into OpenSSL's PEM_BUFSIZE
+# (1024) bytes, so 1023 characters are the longest it takes, in the
+# environment and as a file's first line, and 1024 are refused whole (not
+# cut to a prefix)
+long=$(printf 'p%.0s' $(seq 1023))
+openssl pkcs8 -topk8 -in "$K" -v2 aes-256-cbc -passout "pass:$long" -out "$WORK/enc.key"
+printf '%s\n' "$long" >"$WORK/pin-1023"
+printf '%sp' "$long" >"$WORK/pin-1024"
+chmod 600 "$WORK/pin-1023" "$WORK/pin-1024"
+signs_like_clear "literal passphrase of 1023 characters" pin "$long"
+signs_like_clear "file:PATH, a first line of 1023 characters" pin "file:$WORK/pin-1023"
+expect_err "literal passphrase of 1024 characters" 255 \
+	"passphrase in BPFTOOL_SIGN_PIN is too long" pin "${long}p"
+expect_err "file:PATH of 1024 characters" 255 \
+	"passphrase in BPFTOOL_SIGN_PIN=file:$WORK/pin-1024 is too long" pin "file:$WORK/pin-1024"
+openssl pkcs8 -topk8 -in "$K" -v2 aes-256-cbc -passout pass:s3cret -out "$WORK/enc.key"
 expect_status "unencrypted key: BPFTOOL_SIGN_PIN is not read" 0 \
 	env BPFTOOL_SIGN_PIN="file:$WORK/none" "$BPFTOOL" -S -k "$K" -i "$C" \
 	gen skeleton "$obj" name sign_min

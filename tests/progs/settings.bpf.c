@@ -10,6 +10,12 @@
 char _license[] SEC("license") = "GPL";
 
 const volatile __u32 setting_ro = 1;
+/* A constant past the first 8 bytes of .rodata, so that a check that
+ * compares only a prefix of the section is seen (lskel_run settings
+ * rodata-tail)
+ */
+const volatile __u32 setting_ro_pad[3] = { 1, 2, 3 };
+const volatile __u32 setting_ro_tail = 3;
 __u32 setting_data = 2;
 __u32 setting_bss;
 

@@ -10,8 +10,10 @@
  *                                 load, before any attach)
  *   lskel_run settings WHAT KEYRING_ID
  *                                 settings.lskel.h with WHAT set before
- *                                 __load(): none, rodata, data, bss,
- *                                 max_entries or max_entries_same, or
+ *                                 __load(): none, rodata, rodata-tail (a
+ *                                 constant 16 bytes into .rodata), data,
+ *                                 bss, max_entries (more), max_entries_smaller
+ *                                 or max_entries_same, or
  *                                 rodata-log (the loader's log set); prints
  *                                 "ok VALUE" (what get_settings() returns
  *                                 after the load) or the failed load's
@@ -26,6 +28,7 @@
  * KEYRING_ID is a number; "session" means KEY_SPEC_SESSION_KEYRING.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +142,10 @@ out:
 	core_task__destroy(skel);
 }
 
+/* rodata-tail changes a constant past the first 8 bytes of .rodata */
+_Static_assert(offsetof(struct settings__rodata, setting_ro_tail) >= 8,
+	       "setting_ro_tail must lie past the first 8 bytes of .rodata");
+
 /* settings WHAT: set WHAT before __load(), then print what the program
  * sees, or why the load failed
  */
@@ -162,6 +169,8 @@ static int test_settings(const char *what, int keyring)
 	}
 	if (!strcmp(what, "rodata"))
 		skel->rodata->setting_ro = 5;
+	else if (!strcmp(what, "rodata-tail"))
+		skel->rodata->setting_ro_tail = 4;
 	else if (!strcmp(what, "data"))
 		skel->data->setting_data = 6;
 	else if (!strcmp(what, "bss"))
@@ -170,6 +179,8 @@ static int test_settings(const char *what, int keyring)
 		skel->maps.setting_map.max_entries = 16;
 	else if (!strcmp(what, "max_entries_same"))
 		skel->maps.setting_map.max_entries = 8;
+	else if (!strcmp(what, "max_entries_smaller"))
+		skel->maps.setting_map.max_entries = 4;
 	else if (strcmp(what, "none"))
 		return 2;
 	set_keyring(skel, keyring);

@@ -32,6 +32,8 @@
  *                     referenced by the program but not counted)
  *   --extra-fd FD     fd_array[1] (default -1), for fd_array_cnt 2;
  *                     "same" repeats the metadata map's fd
+ *   --map-idx N       the program reaches fd_array[N] instead of [0]
+ *                     (an index at or past fd_array_cnt)
  *   --sig FILE        signature; --sig-size N overrides its size;
  *   --sig-ptr bad     pass an unmapped signature pointer
  *   --keyring ID      keyring_id (default 0)
@@ -181,6 +183,8 @@ int main(int argc, char **argv)
 	static char log_buf[65536];
 	int keyring = 0, fd_array[2] = { -1, -1 }, ifindex = 0, i, fd;
 	bool extra_same = false;
+	struct bpf_insn idx_prog[8];
+	int map_idx = 0;
 	union bpf_attr attr;
 	void *sig = NULL;
 	size_t sig_len = 0;
@@ -286,6 +290,8 @@ int main(int argc, char **argv)
 			ifindex = strtol(val, NULL, 0);
 		else if (!strcmp(opt, "--fd-array-cnt"))
 			fd_array_cnt = strtoll(val, NULL, 0);
+		else if (!strcmp(opt, "--map-idx"))
+			map_idx = strtol(val, NULL, 0);
 		else if (!strcmp(opt, "--pin"))
 			pin = val;
 		else if (!strcmp(opt, "--extra-fd") && !strcmp(val, "same"))
@@ -312,6 +318,12 @@ int main(int argc, char **argv)
 		if (extra_same)
 			fd_array[1] = fd_array[0];
 		attr.insns = (unsigned long)metadata_prog(&attr.insn_cnt);
+		if (map_idx) {
+			memcpy(idx_prog, (void *)(unsigned long)attr.insns,
+			       attr.insn_cnt * sizeof(idx_prog[0]));
+			idx_prog[0].imm = map_idx;
+			attr.insns = (unsigned long)idx_prog;
+		}
 		attr.fd_array = (unsigned long)fd_array;
 		attr.fd_array_cnt = 1;
 	} else {
