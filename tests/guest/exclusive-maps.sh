@@ -14,6 +14,8 @@ run_tool excl_maps tags
 expect_eq "digest: test program is 4 instructions" 32 "$(stat -c %s "$WORK/insns.bin")"
 digest=$(openssl dgst -sha256 -r "$WORK/insns.bin" | cut -d' ' -f1)
 run_tool excl_maps digest "$digest"
+# and near misses of it: the last byte, and all but the tag
+run_tool excl_maps near "$digest"
 
 # Every other path to an exclusive map's values (iterators, bpf_sys_bpf(),
 # for_each callbacks, user-space writes and mappings)

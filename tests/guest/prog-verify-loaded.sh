@@ -97,6 +97,12 @@ expect_status "lskel prog: its own digest" 0 bt prog verify pinned "$P" digest "
 expect_err "lskel prog: the loader's digest (openssl) is not the program's" 1 \
 	"program digest $digest is not sha256:$loader" \
 	bt prog verify pinned "$P" digest "$loader"
+# the right digest does not excuse another signer's certificate
+expect_status "lskel prog: its own digest, with another certificate" 1 \
+	bt prog verify pinned "$P" -i other.pem keyring "$serial" digest "$digest"
+expect_eq "lskel prog: its own digest, with another certificate: why" \
+	"Error: the program's loader was signed by key sha256:$key (key id $skid), not by the key of certificate other.pem (sha256:$other_key, key id $other)" \
+	"$(cat "$WORK/err")"
 # near misses: the digest with its last hex digit changed, and one whose
 # first 8 bytes (the tag) are right and the rest wrong
 hex=${digest#sha256:}

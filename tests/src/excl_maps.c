@@ -351,6 +351,36 @@ static void test_digest(const char *hex, const char *pin_dir)
 	}
 }
 
+/* Near misses of the owner's digest: a map exclusive to the digest with
+ * its last byte changed, or with only its first 8 bytes (the tag) right,
+ * admits no program, the owner included
+ */
+static void test_digest_near(const char *hex)
+{
+	static const int at[] = { HASH_SIZE - 1, BPF_TAG_SIZE };
+	__u8 hash[HASH_SIZE], near[HASH_SIZE];
+	static char log[4096];
+	int i, map, prog;
+
+	if (parse_hex(hex, hash, HASH_SIZE)) {
+		CHECK("near: argument is 64 hex digits", 0, "'%s'", hex);
+		return;
+	}
+	for (i = 0; i < 2; i++) {
+		memcpy(near, hash, HASH_SIZE);
+		near[at[i]] ^= 1;
+		map = create_map(BPF_MAP_TYPE_ARRAY, (unsigned long)near, HASH_SIZE, 0);
+		prog = map < 0 ? map : load_prog(map, 0, log, sizeof(log));
+		CHECK(i ? "near: a map exclusive to the owner's digest with byte 8 changed: EACCES" :
+			  "near: a map exclusive to the owner's digest with byte 31 changed: EACCES",
+		      prog == -EACCES, "got %d", prog);
+		if (prog >= 0)
+			close(prog);
+		if (map >= 0)
+			close(map);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -365,8 +395,11 @@ int main(int argc, char **argv)
 		return dump_insns(argv[2]);
 	else if (!strcmp(cmd, "digest") && (argc == 3 || argc == 4))
 		test_digest(argv[2], argc == 4 ? argv[3] : NULL);
+	else if (!strcmp(cmd, "near") && argc == 3)
+		test_digest_near(argv[2]);
 	else {
-		fprintf(stderr, "usage: %s libbpf|attrs|tags|dump FILE|digest HEX [PIN_DIR]\n", argv[0]);
+		fprintf(stderr, "usage: %s libbpf|attrs|tags|dump FILE|digest HEX [PIN_DIR]|near HEX\n",
+			argv[0]);
 		return 2;
 	}
 	return test_failures ? 1 : 0;
