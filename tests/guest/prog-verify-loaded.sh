@@ -97,7 +97,13 @@ expect_status "lskel prog: its own digest" 0 bt prog verify pinned "$P" digest "
 expect_err "lskel prog: the loader's digest (openssl) is not the program's" 1 \
 	"program digest $digest is not sha256:$loader" \
 	bt prog verify pinned "$P" digest "$loader"
-# the right digest does not excuse another signer's certificate
+# the right digest does not excuse another signer's certificate, nor,
+# with no keyring named, a loader verified against a user keyring
+expect_status "lskel prog: its own digest, with a certificate and no keyring" 1 \
+	bt prog verify pinned "$P" -i other.pem digest "$digest"
+expect_eq "lskel prog: its own digest, with a certificate and no keyring: why" \
+	"Error: the program's loader was verified against user keyring $serial, not a system keyring: add 'keyring $serial' to accept that keyring" \
+	"$(cat "$WORK/err")"
 expect_status "lskel prog: its own digest, with another certificate" 1 \
 	bt prog verify pinned "$P" -i other.pem keyring "$serial" digest "$digest"
 expect_eq "lskel prog: its own digest, with another certificate: why" \
