@@ -35,23 +35,25 @@ __s32 trusted_serial;
 __u64 allowed;
 __u64 denied;
 
-/* 0 untrusted, 1 the operator's keyring, 2 secondary, 3 builtin */
+/* 0 untrusted, 1 the operator's keyring, 2 secondary, 3 builtin. The
+ * kernel's enum values are read with CO-RE, as the running kernel has
+ * them.
+ */
 static int sig_trust(const struct bpf_prog_sig *sig, bool loader)
 {
-	if (sig->verdict != BPF_SIG_VERIFIED)
+	int keyring = sig->keyring_type;
+
+	if (sig->verdict != bpf_core_enum_value(enum bpf_sig_verdict, BPF_SIG_VERIFIED))
 		return 0;
 	if (loader && !sig->map_cnt)
 		return 0;
-	switch (sig->keyring_type) {
-	case BPF_SIG_KEYRING_BUILTIN:
+	if (keyring == bpf_core_enum_value(enum bpf_sig_keyring, BPF_SIG_KEYRING_BUILTIN))
 		return 3;
-	case BPF_SIG_KEYRING_SECONDARY:
+	if (keyring == bpf_core_enum_value(enum bpf_sig_keyring, BPF_SIG_KEYRING_SECONDARY))
 		return 2;
-	case BPF_SIG_KEYRING_USER:
+	if (keyring == bpf_core_enum_value(enum bpf_sig_keyring, BPF_SIG_KEYRING_USER))
 		return trusted_serial && sig->keyring_serial == trusted_serial;
-	default:
-		return 0;
-	}
+	return 0;
 }
 
 static int prog_trust(const struct bpf_prog_aux *aux)
@@ -63,9 +65,12 @@ static int prog_trust(const struct bpf_prog_aux *aux)
 	return own > loader ? own : loader;
 }
 
+/* The hook as upstream declares it (Linux 6.15): kernel is true for a
+ * bpf() command from the kernel, such as a loader's bpf_sys_bpf()
+ */
 SEC("lsm/bpf_prog_load")
 int BPF_PROG(signed_only, struct bpf_prog *prog, union bpf_attr *attr,
-	     struct bpf_token *token, int ret)
+	     struct bpf_token *token, bool kernel, int ret)
 {
 	struct bpf_prog_aux *aux = prog->aux;
 	struct bpf_prog *dst = aux->dst_prog;

@@ -40,6 +40,17 @@ struct loader_maps_ctx {
 #define INSN_EXIT		0x0095ULL	/* BPF_JMP | BPF_EXIT */
 #define LICENSE_GPL		0x004c5047U	/* "GPL\0" */
 
+/* A map element iterator that writes each value it is given */
+SEC("?iter/bpf_map_elem")
+int iter_write(struct bpf_iter__bpf_map_elem *ctx)
+{
+	__u32 *value = ctx->value;
+
+	if (value)
+		*value = 0xbad;
+	return 0;
+}
+
 SEC("syscall")
 int loader(struct loader_maps_ctx *ctx)
 {

@@ -2,12 +2,13 @@
 /* bpf_sys_bpf() in each place where a syscall program's code can run
  * (tests/src/sys_bpf_ctx.c). The helper acts for the task that runs the
  * syscall program (its credentials, its fd table) and records the calling
- * program as the loader of what it loads, so the verifier allows it only
- * where the program runs synchronously in that task: its main body, a
- * static subprogram, a bpf_loop() callback. It refuses it in a bpf_wq or
- * bpf_timer callback (run later, by a kworker or in softirq), and in a
- * global function or an extension program (verified apart from their
- * callers, which could be such callbacks).
+ * program as the loader of what it loads, so it works only where the
+ * program runs synchronously in that task, within BPF_PROG_RUN: its main
+ * body, a static subprogram, a global function, a bpf_loop() callback.
+ * The verifier accepts the same programs as upstream's; in a bpf_wq or
+ * bpf_timer callback (run later, by a kworker or in softirq) the call
+ * fails at run time with -EPERM. An extension program is not sleepable
+ * and may not call it at all, as upstream.
  *
  * A syscall program reached by a tail call is the loader of what it
  * loads, not the program the caller was run as. A syscall program is
@@ -123,32 +124,37 @@ int in_loop(struct result *ctx)
 	return n;
 }
 
-/* Refused: a global function, verified on its own */
-__noinline int global_create(void)
+/* Allowed: a global function, verified on its own; called here from the
+ * syscall program's own run
+ */
+__noinline int global_create(struct result *res __arg_ctx)
 {
-	struct result res;
-
-	create_and_close(&res);
-	return res.fd;
-}
-
-SEC("?syscall")
-int in_global(struct result *ctx)
-{
-	ctx->fd = global_create();
+	create_and_close(res);
 	return 0;
 }
 
-/* Refused: a bpf_wq callback, run later from a kworker */
+SEC("syscall")
+int in_global(struct result *ctx)
+{
+	return global_create(ctx);
+}
+
+/* What bpf_sys_bpf() returned in the last async callback that ran */
+int async_fd = 0x7eadbeef;
+
+/* Loads, but bpf_sys_bpf() fails in it (-EPERM): a bpf_wq callback, run
+ * later from a kworker
+ */
 static int wq_cb(void *map, int *key, void *value)
 {
 	struct result res;
 
 	create_and_close(&res);
+	async_fd = res.fd;
 	return 0;
 }
 
-SEC("?syscall")
+SEC("syscall")
 int in_wq(struct result *ctx)
 {
 	struct wq_elem *val;
@@ -166,16 +172,19 @@ int in_wq(struct result *ctx)
 	return 0;
 }
 
-/* Refused: a bpf_timer callback, run later from the timer */
+/* Loads, but bpf_sys_bpf() fails in it (-EPERM): a bpf_timer callback,
+ * run later from the timer (softirq)
+ */
 static int timer_cb(void *map, int *key, struct timer_elem *val)
 {
 	struct result res;
 
 	create_and_close(&res);
+	async_fd = res.fd;
 	return 0;
 }
 
-SEC("?syscall")
+SEC("syscall")
 int in_timer(struct result *ctx)
 {
 	struct timer_elem *val;
@@ -220,7 +229,9 @@ int freplace_target(struct result *ctx)
 	return replaced(ctx);
 }
 
-/* Refused: an extension program (of freplace_target's replaced()) */
+/* Refused: an extension program (of freplace_target's replaced()), which
+ * is not sleepable, as upstream refuses it
+ */
 SEC("?freplace/replaced")
 int ext_sys_bpf(struct result *ctx __arg_ctx)
 {

@@ -144,9 +144,14 @@ static __u64 pick_ptr(void *valid)
 	}
 }
 
+/* The kernel's ENOTSUPP, which user space headers lack: a signed
+ * program's metadata array of more than one element, as upstream
+ */
+#define KERNEL_ENOTSUPP 524
+
 static const int prog_load_ok[] = {
 	0, -EINVAL, -EFAULT, -E2BIG, -EBADF, -EPERM, -EACCES, -EBADMSG, -ENOKEY,
-	-EKEYREJECTED, -ENOPKG, -ENOMEM,
+	-EKEYREJECTED, -ENOPKG, -ENOMEM, -EBUSY, -KERNEL_ENOTSUPP,
 };
 
 static void prog_load_attr(union bpf_attr *attr, const struct sig *sig)

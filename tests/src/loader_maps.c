@@ -76,6 +76,39 @@ static int get_insns(void)
 	return 0;
 }
 
+/* Attach iter_write to MAP and read the iterator through: 0, or -errno */
+static int iterate(int map)
+{
+	union bpf_iter_link_info linfo = { .map.map_fd = map };
+	LIBBPF_OPTS(bpf_link_create_opts, opts, .iter_info = &linfo,
+		    .iter_info_len = sizeof(linfo));
+	struct loader_maps *skel = loader_maps__open();
+	int link, iter = -ENOENT;
+	char buf[64];
+
+	if (!skel)
+		return -errno;
+	bpf_program__set_autoload(skel->progs.iter_write, true);
+	bpf_program__set_autoload(skel->progs.loader, false);
+	if (loader_maps__load(skel)) {
+		loader_maps__destroy(skel);
+		return -ENOEXEC;
+	}
+	link = bpf_link_create(bpf_program__fd(skel->progs.iter_write), 0, BPF_TRACE_ITER, &opts);
+	if (link >= 0) {
+		iter = bpf_iter_create(link);
+		if (iter >= 0) {
+			while (read(iter, buf, sizeof(buf)) > 0)
+				;
+			close(iter);
+			iter = 0;
+		}
+		close(link);
+	}
+	loader_maps__destroy(skel);
+	return link < 0 ? -errno : iter;
+}
+
 /* The loader as a sleepable syscall program, signed if SIG is given */
 static int load_loader(const void *sig, size_t sig_len)
 {
@@ -276,6 +309,28 @@ static int run(const char *sig_path)
 	fd = child(unsigned_fd, LM_CREATE_RDONLY, -1, &other);
 	err = update(other);
 	CHECK("loader maps: an unsigned loader's read-only map: user-space update works",
+	      other >= 0 && !err, "map %d, got %d", other, err);
+	close_fd(other);
+
+	/* Nor may a map element iterator, which gets each value writable,
+	 * touch a verified loader's read-only map; any other map it may, as
+	 * upstream's
+	 */
+	fd = child(signed_fd, LM_CREATE_RDONLY, -1, &other);
+	err = iterate(other);
+	CHECK("loader maps: a signed loader's read-only map: a map element iterator is EACCES",
+	      other >= 0 && err == -EACCES, "map %d, got %d", other, err);
+	close_fd(other);
+	fd = child(unsigned_fd, LM_CREATE_RDONLY, -1, &other);
+	err = iterate(other);
+	CHECK("loader maps: an unsigned loader's read-only map: a map element iterator runs",
+	      other >= 0 && !err, "map %d, got %d", other, err);
+	close_fd(other);
+	other = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1,
+			       &(struct bpf_map_create_opts){ .sz = sizeof(struct bpf_map_create_opts),
+							      .map_flags = BPF_F_RDONLY_PROG });
+	err = iterate(other);
+	CHECK("loader maps: user space's read-only-for-programs map: a map element iterator runs",
 	      other >= 0 && !err, "map %d, got %d", other, err);
 	close_fd(other);
 

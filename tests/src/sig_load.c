@@ -6,6 +6,8 @@
  *
  *   sig_load dump FILE            write the test program's instructions
  *   sig_load dump-nomap FILE      the same for the program without a map
+ *   sig_load dump-prog NAME FILE  write the instructions of program NAME
+ *                                 (see --prog) as load will pass them
  *   sig_load bound                load the program without a map, with one
  *                                 array map in fd_array and fd_array_cnt 1;
  *                                 print how many maps the program holds
@@ -31,7 +33,17 @@
  *   --fd-array-cnt N  override fd_array_cnt (0 keeps the map in fd_array,
  *                     referenced by the program but not counted)
  *   --extra-fd FD     fd_array[1] (default -1), for fd_array_cnt 2;
- *                     "same" repeats the metadata map's fd
+ *                     "same" repeats the metadata map's fd; "btf" puts
+ *                     a BTF object there (one int type), and passes
+ *                     fd_array even without --meta
+ *   --maps N          N distinct metadata maps (up to 8), each as --meta
+ *                     makes it, in fd_array[0..N) with fd_array_cnt N
+ *   --prog NAME       load another program instead (a socket filter):
+ *                     kfunc  calls kfunc 1 of the BTF at fd_array[1]
+ *                     mapfd  loads a plain array map by fd (BPF_PSEUDO_MAP_FD,
+ *                            the map at fd 100), the fd in the instructions
+ *                     ksym   loads the address of vmlinux's schedule()
+ *                            (BPF_PSEUDO_BTF_ID)
  *   --map-idx N       the program reaches fd_array[N] instead of [0]
  *                     (an index at or past fd_array_cnt)
  *   --sig FILE        signature; --sig-size N overrides its size;
@@ -42,6 +54,11 @@
  *   --fdinfo          after a successful load, print the fdinfo of the
  *                     program (and of the metadata map, after a "--" line,
  *                     followed by "map_hash:\t<hex>", the map's hash)
+ *   --lsm             with a BPF LSM program on bpf_prog_load declared as
+ *                     upstream declares the hook (bool kernel last)
+ *                     attached, print after the result the line
+ *                     "lsm: seen N verdict V keyring_type T serial S kernel K"
+ *                     of what it saw of this load
  *   --libbpf          load through libbpf's bpf_prog_load() and its
  *                     bpf_prog_load_opts (fd_array_cnt, signature,
  *                     signature_sz, keyring_id) instead of the syscall
@@ -63,8 +80,10 @@
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 
 #include "testlib.h"
+#include "sig_verdict_lsm.skel.h"
 
 #ifndef offsetofend
 #define offsetofend(type, member) (offsetof(type, member) + sizeof(((type *)0)->member))
@@ -75,6 +94,75 @@ static const struct bpf_insn prog_nomap[] = {
 	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
 	{ .code = BPF_JMP | BPF_EXIT },
 };
+
+/* sig_load --lsm: what the LSM program saw, after the result */
+static struct sig_verdict_lsm *atexit_lsm;
+
+static void print_lsm(void)
+{
+	struct sig_verdict_lsm__bss *b = atexit_lsm->bss;
+
+	printf("lsm: seen %u verdict %u keyring_type %u serial %d kernel %u\n", b->seen,
+	       b->verdict, b->keyring_type, b->keyring_serial, b->from_kernel);
+}
+
+/* The fd the map of --prog mapfd is moved to, so that the signed
+ * instructions can name it
+ */
+#define MAPFD_PROG_FD 100
+
+/* The instructions of --prog NAME, in buf (8 slots); their number */
+static unsigned int named_prog(const char *name, struct bpf_insn *buf)
+{
+	struct bpf_insn ld = { .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1 };
+	struct bpf_insn mov = { .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 };
+	struct bpf_insn exit_insn = { .code = BPF_JMP | BPF_EXIT };
+
+	memset(buf, 0, 8 * sizeof(*buf));
+	if (!strcmp(name, "kfunc")) {
+		buf[0] = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL,
+					    .src_reg = BPF_PSEUDO_KFUNC_CALL, .off = 1, .imm = 1 };
+		buf[1] = mov;
+		buf[2] = exit_insn;
+		return 3;
+	}
+	if (!strcmp(name, "mapfd")) {
+		ld.src_reg = BPF_PSEUDO_MAP_FD;
+		ld.imm = MAPFD_PROG_FD;
+	} else if (!strcmp(name, "ksym")) {
+		struct btf *vmlinux = btf__load_vmlinux_btf();
+		int id = vmlinux ? btf__find_by_name_kind(vmlinux, "schedule",
+							  BTF_KIND_FUNC) : -1;
+
+		if (id <= 0) {
+			fprintf(stderr, "sig_load: no BTF for schedule()\n");
+			exit(2);
+		}
+		btf__free(vmlinux);
+		ld.src_reg = BPF_PSEUDO_BTF_ID;
+		ld.imm = id;
+	} else {
+		fprintf(stderr, "sig_load: unknown program %s\n", name);
+		exit(2);
+	}
+	buf[0] = ld;
+	buf[2] = mov;
+	buf[3] = exit_insn;
+	return 4;
+}
+
+/* A BTF object with one int type: an fd_array entry that is not a map */
+static int create_btf(void)
+{
+	struct btf *btf = btf__new_empty();
+
+	if (!btf || btf__add_int(btf, "int", 4, BTF_INT_SIGNED) < 0 ||
+	    btf__load_into_kernel(btf)) {
+		fprintf(stderr, "sig_load: cannot load a BTF object\n");
+		exit(2);
+	}
+	return btf__fd(btf);
+}
 
 /* BPF_PROG_LOAD of attr through bpf_prog_load(): -errno or the fd */
 static int load_libbpf(union bpf_attr *attr, bool old_opts)
@@ -175,14 +263,15 @@ static int create_meta(const char *path, const char *excl_hex, int map_type, int
 int main(int argc, char **argv)
 {
 	const char *meta = NULL, *excl = NULL, *sig_path = NULL, *sig_ptr = NULL, *pin = NULL;
-	const char *insns_path = NULL;
+	const char *insns_path = NULL, *prog_name = NULL;
 	long long sig_size = -1, fd_array_cnt = -1;
 	int map_type = BPF_MAP_TYPE_ARRAY, freeze = 1, log = 0, fdinfo = 0;
 	unsigned int entries = 1;
-	int nomap = 0, libbpf = 0, old_opts = 0;
+	int nomap = 0, libbpf = 0, old_opts = 0, lsm = 0;
+	struct sig_verdict_lsm *lsm_skel = NULL;
 	static char log_buf[65536];
-	int keyring = 0, fd_array[2] = { -1, -1 }, ifindex = 0, i, fd;
-	bool extra_same = false;
+	int keyring = 0, fd_array[8] = { -1, -1 }, ifindex = 0, i, fd, maps = 1;
+	bool extra_same = false, extra_btf = false;
 	struct bpf_insn idx_prog[8];
 	int map_idx = 0;
 	union bpf_attr attr;
@@ -199,6 +288,14 @@ int main(int argc, char **argv)
 		if (!f || !fwrite(nomap ? (void *)prog_nomap : (void *)prog,
 				  nomap ? sizeof(prog_nomap) : cnt * sizeof(*prog), 1, f) ||
 		    fclose(f))
+			return 2;
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "dump-prog")) {
+		unsigned int cnt = named_prog(argv[2], idx_prog);
+		FILE *f = fopen(argv[3], "w");
+
+		if (!f || !fwrite(idx_prog, cnt * sizeof(idx_prog[0]), 1, f) || fclose(f))
 			return 2;
 		return 0;
 	}
@@ -265,6 +362,10 @@ int main(int argc, char **argv)
 			nomap = 1;
 			continue;
 		}
+		if (!strcmp(opt, "--lsm")) {
+			lsm = 1;
+			continue;
+		}
 		if (!strcmp(opt, "--libbpf")) {
 			libbpf = 1;
 			continue;
@@ -296,6 +397,12 @@ int main(int argc, char **argv)
 			pin = val;
 		else if (!strcmp(opt, "--extra-fd") && !strcmp(val, "same"))
 			extra_same = true;
+		else if (!strcmp(opt, "--extra-fd") && !strcmp(val, "btf"))
+			extra_btf = true;
+		else if (!strcmp(opt, "--maps"))
+			maps = strtol(val, NULL, 0);
+		else if (!strcmp(opt, "--prog"))
+			prog_name = val;
 		else if (!strcmp(opt, "--extra-fd"))
 			fd_array[1] = strtol(val, NULL, 0);
 		else if (!strcmp(opt, "--sig"))
@@ -326,6 +433,12 @@ int main(int argc, char **argv)
 		}
 		attr.fd_array = (unsigned long)fd_array;
 		attr.fd_array_cnt = 1;
+		if (maps > 1 && maps <= 8) {
+			for (i = 1; i < maps; i++)
+				fd_array[i] = create_meta(meta, excl, map_type, freeze, ifindex,
+							  entries);
+			attr.fd_array_cnt = maps;
+		}
 	} else {
 		attr.insns = (unsigned long)prog_nomap;
 		attr.insn_cnt = sizeof(prog_nomap) / sizeof(prog_nomap[0]);
@@ -333,6 +446,24 @@ int main(int argc, char **argv)
 	if (nomap) {
 		attr.insns = (unsigned long)prog_nomap;
 		attr.insn_cnt = sizeof(prog_nomap) / sizeof(prog_nomap[0]);
+	}
+	if (extra_btf) {
+		fd_array[1] = create_btf();
+		attr.fd_array = (unsigned long)fd_array;
+	}
+	if (prog_name) {
+		attr.insn_cnt = named_prog(prog_name, idx_prog);
+		attr.insns = (unsigned long)idx_prog;
+		if (!strcmp(prog_name, "mapfd")) {
+			static const char one[8];
+			FILE *f = fopen("/tmp/sig_load.value", "w");
+
+			if (!f || !fwrite(one, sizeof(one), 1, f) || fclose(f))
+				return 2;
+			fd = create_meta("/tmp/sig_load.value", NULL, BPF_MAP_TYPE_ARRAY, 0, 0, 1);
+			if (dup2(fd, MAPFD_PROG_FD) != MAPFD_PROG_FD)
+				return 2;
+		}
 	}
 	if (insns_path) {
 		size_t insns_len;
@@ -364,10 +495,23 @@ int main(int argc, char **argv)
 	attr.log_size = sizeof(log_buf);
 	attr.log_level = 1;
 
+	if (lsm) {
+		lsm_skel = sig_verdict_lsm__open_and_load();
+		if (!lsm_skel || sig_verdict_lsm__attach(lsm_skel)) {
+			fprintf(stderr, "sig_load: cannot attach the LSM program\n");
+			return 2;
+		}
+		lsm_skel->bss->monitored_tid = syscall(SYS_gettid);
+	}
 	if (libbpf)
 		fd = load_libbpf(&attr, old_opts);
 	else
 		fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (lsm_skel) {
+		lsm_skel->bss->monitored_tid = 0;
+		atexit_lsm = lsm_skel;
+		atexit(print_lsm);
+	}
 	if (fd >= 0) {
 		if (pin) {
 			memset(&attr, 0, sizeof(attr));
