@@ -139,7 +139,7 @@ expect_eq "a two-element metadata array: ENOTSUPP (524), as upstream" "errno 524
 # 16 MiB cap, checked with the maps, before the signature: four maps of
 # 4 MiB (an array value's limit) and the instructions are over it
 head -c $((4 << 20)) /dev/zero >four-mib.bin
-expect_eq "signed data over 16 MiB (four 4 MiB maps): E2BIG" E2BIG \
+expect_eq "the 16 MiB cap, checked before the signature: E2BIG" E2BIG \
 	"$(load --nomap --meta four-mib.bin --maps 4 --excl "$(sha256 nomap.bin)" \
 		--sig junk.der --keyring $KSR)"
 
