@@ -66,28 +66,6 @@ static __u32 value_of(int map_fd)
 	return value;
 }
 
-/* Attach an iterator program to MAP_FD; if that works, run it once */
-static int run_map_iter(int prog_fd, int map_fd)
-{
-	union bpf_iter_link_info linfo = { .map.map_fd = map_fd };
-	LIBBPF_OPTS(bpf_link_create_opts, opts, .iter_info = &linfo,
-		    .iter_info_len = sizeof(linfo));
-	int link, iter;
-	char buf[64];
-
-	link = bpf_link_create(prog_fd, 0, BPF_TRACE_ITER, &opts);
-	if (link < 0)
-		return link;
-	iter = bpf_iter_create(link);
-	if (iter >= 0) {
-		while (read(iter, buf, sizeof(buf)) > 0)
-			;
-		close(iter);
-	}
-	close(link);
-	return iter < 0 ? iter : 0;
-}
-
 static void test_iterators(struct excl_paths *skel)
 {
 	int prog = bpf_program__fd(skel->progs.iter_array);

@@ -76,15 +76,11 @@ static int get_insns(void)
 	return 0;
 }
 
-/* Attach iter_write to MAP and read the iterator through: 0, or -errno */
+/* Run iter_write over MAP (run_map_iter()): 0, or -errno */
 static int iterate(int map)
 {
-	union bpf_iter_link_info linfo = { .map.map_fd = map };
-	LIBBPF_OPTS(bpf_link_create_opts, opts, .iter_info = &linfo,
-		    .iter_info_len = sizeof(linfo));
 	struct loader_maps *skel = loader_maps__open();
-	int link, iter = -ENOENT;
-	char buf[64];
+	int err;
 
 	if (!skel)
 		return -errno;
@@ -94,19 +90,9 @@ static int iterate(int map)
 		loader_maps__destroy(skel);
 		return -ENOEXEC;
 	}
-	link = bpf_link_create(bpf_program__fd(skel->progs.iter_write), 0, BPF_TRACE_ITER, &opts);
-	if (link >= 0) {
-		iter = bpf_iter_create(link);
-		if (iter >= 0) {
-			while (read(iter, buf, sizeof(buf)) > 0)
-				;
-			close(iter);
-			iter = 0;
-		}
-		close(link);
-	}
+	err = run_map_iter(bpf_program__fd(skel->progs.iter_write), map);
 	loader_maps__destroy(skel);
-	return link < 0 ? -errno : iter;
+	return err;
 }
 
 /* The loader as a sleepable syscall program, signed if SIG is given */

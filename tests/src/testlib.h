@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
+#include <bpf/bpf.h>
 
 static int test_failures __attribute__((unused));
 
@@ -159,6 +160,30 @@ static inline const char *fdinfo_value(int fd, const char *key)
 	if (fdinfo_field(fd, key, value, sizeof(value)))
 		value[0] = 0;
 	return value;
+}
+
+/* Attach a map element iterator program to MAP_FD; if that works, run it
+ * once (its writes land). 0, or -errno of the attach or of the iterator.
+ */
+static inline int run_map_iter(int prog_fd, int map_fd)
+{
+	union bpf_iter_link_info linfo = { .map.map_fd = map_fd };
+	LIBBPF_OPTS(bpf_link_create_opts, opts, .iter_info = &linfo,
+		    .iter_info_len = sizeof(linfo));
+	int link, iter;
+	char buf[64];
+
+	link = bpf_link_create(prog_fd, 0, BPF_TRACE_ITER, &opts);
+	if (link < 0)
+		return link;
+	iter = bpf_iter_create(link);
+	if (iter >= 0) {
+		while (read(iter, buf, sizeof(buf)) > 0)
+			;
+		close(iter);
+	}
+	close(link);
+	return iter < 0 ? iter : 0;
 }
 
 /* fd's fdinfo, as the kernel writes it, on stdout */
