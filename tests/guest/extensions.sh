@@ -24,6 +24,13 @@ cms_sign ext.bin stranger.crt stranger.key ext-other.der
 
 run_tool ext_verified run target.der "$ring" ext.der "$ring" ext-other.der "$other"
 
+# Targets with no signature of their own, loaded by signed light skeletons:
+# one verified against the builtin keys, one against $ring (the tests' key,
+# which signed that skeleton, added to it)
+keyctl padd asymmetric "" "$ring" <"$T/keys/signer.der" >/dev/null
+cms_sign ext.bin "$OUT/kernel-signing-key.pem" "$OUT/kernel-signing-key.pem" ext-builtin.der
+run_tool ext_verified vouched "$ring" ext.der ext-builtin.der
+
 # A loader signed over its instructions alone (its verdict covers 0 maps)
 # vouches for nothing it loads: not for an extension of a verified program
 cms_sign gloader.bin signer.crt signer.key gloader.der

@@ -20,13 +20,16 @@ char _license[] SEC("license") = "GPL";
 #define LM_CTX_MAP	1	/* the child uses ctx->map_fd */
 #define LM_CREATE_ONLY	2	/* create the map, load no child */
 #define LM_CREATE_RDONLY 3	/* the same, read-only for programs (.rodata) */
+#define LM_UPDATE	4	/* write 0x1337 to element 0 of ctx->map_fd */
 
 /* The same layout as struct loader_maps_ctx in tests/src/loader_maps.c */
 struct loader_maps_ctx {
 	__u32 mode;
 	__s32 map_fd;		/* in: the map of LM_CTX_MAP */
 	__s32 own_map_fd;	/* out: the map this run created, or -errno */
-	__s32 prog_fd;		/* out: the child, or -errno (0: none loaded) */
+	__s32 prog_fd;		/* out: the child, or -errno (0: none loaded);
+				 * LM_UPDATE: the update's result
+				 */
 	__u64 log_buf;		/* in: the child's verifier log, user memory */
 	__u32 log_size;
 	__u32 log_level;
@@ -58,6 +61,18 @@ int loader(struct loader_maps_ctx *ctx)
 	__u64 insns[4];
 	__u32 license;
 	int map_fd;
+
+	if (ctx->mode == LM_UPDATE) {
+		__u32 key = 0, value = 0x1337;
+
+		__builtin_memset(&attr, 0, sizeof(attr));
+		attr.map_fd = ctx->map_fd;
+		attr.key = (__u64)(long)&key;
+		attr.value = (__u64)(long)&value;
+		ctx->own_map_fd = -1;
+		ctx->prog_fd = bpf_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr));
+		return 0;
+	}
 
 	__builtin_memset(&attr, 0, sizeof(attr));
 	attr.map_type = BPF_MAP_TYPE_ARRAY;

@@ -21,6 +21,15 @@
  *                                   loader signed over its instructions
  *                                   alone (GL_SIG, against RING): such a
  *                                   loader vouches for nothing it loads
+ *   ext_verified vouched RING EXT_SIG BUILTIN_SIG
+ *                                   targets that have no signature of
+ *                                   their own, loaded by a signed light
+ *                                   skeleton of progs/ext_vouched.bpf.c
+ *                                   whose loader is verified against the
+ *                                   builtin keys or against RING: the
+ *                                   extension unsigned, signed with EXT_SIG
+ *                                   against RING, or with BUILTIN_SIG
+ *                                   against the builtin keys
  *   ext_verified policy SIG RING EXT_SIG OTHER_SIG OTHER_RING PIN
  *                                   under the signed_only policy (pinned at
  *                                   PIN, trusting the session keyring):
@@ -43,6 +52,8 @@
 #include "ext_target.skel.h"
 #include "ext_replace.skel.h"
 #include "ext_gloader.skel.h"
+#include "ext_vouched_ring.lskel.h"
+#include "ext_vouched_builtin.lskel.h"
 
 #define EVIL	0x41414141u
 #define GOOD	0x11111111u
@@ -360,6 +371,85 @@ out:
 	ext_target__destroy(skel);
 }
 
+/* Replace pick() of TARGET_FD with new_pick, signed with SIGFILE against
+ * RING (or unsigned): EXPECT is the load's result, 0 meaning that the
+ * extension must also attach and take over pick()
+ */
+static void try_vouched(const char *name, int target_fd, const char *sigfile, int ring,
+			int expect)
+{
+	struct ext_replace *ext;
+	struct bpf_link *link;
+	int err, ret;
+
+	err = load_ext(&ext, "new_pick", target_fd, "pick", sigfile, ring);
+	if (expect) {
+		CHECK(name, err == expect && logged(VERIFIED_MSG), "got %d, log: %s", err,
+		      log_buf);
+	} else {
+		link = err ? NULL : bpf_program__attach_trace(ext->progs.new_pick);
+		ret = run(target_fd);
+		CHECK(name, link && ret == 0x1337, "load %d, link %p, ret %#x: %s", err, link,
+		      ret, log_buf);
+		bpf_link__destroy(link);
+	}
+	ext_replace__destroy(ext);
+}
+
+static int loader_verdict(int fd, const char *keyring)
+{
+	return !strcmp(fdinfo_value(fd, "prog_sig"), "unsigned") &&
+	       !strcmp(fdinfo_value(fd, "prog_loader_sig"), "verified") &&
+	       !strcmp(fdinfo_value(fd, "prog_loader_sig_keyring"), keyring);
+}
+
+/* The README's central case: a program with no signature of its own that
+ * a verified light skeleton loaded. Its loader's signature vouches for it,
+ * so an extension must be at least as trusted as that signature: the
+ * builtin keys are trusted for every target, RING only for a target
+ * vouched for through RING.
+ */
+static void test_vouched(int ring, const char *ext_sig, const char *builtin_sig)
+{
+	struct ext_vouched_builtin *b = ext_vouched_builtin__open_and_load();
+	struct ext_vouched_ring *r = ext_vouched_ring__open();
+	int err = -1, fb, fr;
+
+	if (r) {
+		r->keyring_id = ring;
+		err = ext_vouched_ring__load(r);
+	}
+	CHECK("ext: vouched: light skeletons verified against the builtin keys and RING load",
+	      b && r && !err, "builtin %p, ring %p, err %d", b, r, err);
+	if (!b || !r || err)
+		goto out;
+	fb = b->progs.target.prog_fd;
+	fr = r->progs.target.prog_fd;
+	CHECK("ext: vouched: the targets are unsigned, their loaders verified (builtin, user)",
+	      loader_verdict(fb, "builtin") && loader_verdict(fr, "user"),
+	      "builtin target: %s/%s/%s", fdinfo_value(fb, "prog_sig"),
+	      fdinfo_value(fb, "prog_loader_sig"), fdinfo_value(fb, "prog_loader_sig_keyring"));
+	CHECK("ext: vouched: both targets return pick(1) = 2", run(fb) == 2 && run(fr) == 2,
+	      "builtin %d, ring %d", run(fb), run(fr));
+
+	try_vouched("ext: vouched (builtin): an unsigned extension: EPERM", fb, NULL, 0,
+		    -EPERM);
+	try_vouched("ext: vouched (builtin): an extension verified against a user keyring: EPERM",
+		    fb, ext_sig, ring, -EPERM);
+	try_vouched("ext: vouched (builtin): an extension verified against the builtin keys replaces pick()",
+		    fb, builtin_sig, 0, 0);
+	try_vouched("ext: vouched (RING): an unsigned extension: EPERM", fr, NULL, 0, -EPERM);
+	try_vouched("ext: vouched (RING): an extension verified against RING replaces pick()",
+		    fr, ext_sig, ring, 0);
+	try_vouched("ext: vouched (RING): an extension verified against the builtin keys replaces pick()",
+		    fr, builtin_sig, 0, 0);
+	CHECK("ext: vouched: with the extensions gone, both targets return 2 again",
+	      run(fb) == 2 && run(fr) == 2, "builtin %d, ring %d", run(fb), run(fr));
+out:
+	ext_vouched_builtin__destroy(b);
+	ext_vouched_ring__destroy(r);
+}
+
 /* Under the policy, which refuses at BPF_PROG_LOAD's LSM hook, before the
  * verifier runs: EPERM and an empty verifier log, whatever the kernel's own
  * rules for extensions would say.
@@ -517,6 +607,10 @@ int main(int argc, char **argv)
 		test_loader0(argv[2], atoi(argv[3]), argv[4]);
 		return test_failures ? 1 : 0;
 	}
+	if (argc == 5 && !strcmp(argv[1], "vouched")) {
+		test_vouched(atoi(argv[2]), argv[3], argv[4]);
+		return test_failures ? 1 : 0;
+	}
 	if (argc == 8 && !strcmp(argv[1], "policy")) {
 		char cmd[512], *dir = strdup(argv[0]);
 
@@ -527,7 +621,7 @@ int main(int argc, char **argv)
 		return test_failures ? 1 : 0;
 	}
 	if (argc != 8 || strcmp(argv[1], "run")) {
-		fprintf(stderr, "usage: ext_verified dump TARGET EXT GLOADER | loader0 SIG RING GL_SIG | run SIG RING EXT_SIG EXT_RING OTHER_SIG OTHER_RING | policy SIG RING EXT_SIG OTHER_SIG OTHER_RING PIN\n");
+		fprintf(stderr, "usage: ext_verified dump TARGET EXT GLOADER | loader0 SIG RING GL_SIG | vouched RING EXT_SIG BUILTIN_SIG | run SIG RING EXT_SIG EXT_RING OTHER_SIG OTHER_RING | policy SIG RING EXT_SIG OTHER_SIG OTHER_RING PIN\n");
 		return 2;
 	}
 	test_verified(argv[2], atoi(argv[3]), argv[4], atoi(argv[5]), argv[6],

@@ -36,6 +36,7 @@
 #define LM_CTX_MAP	1
 #define LM_CREATE_ONLY	2
 #define LM_CREATE_RDONLY 3
+#define LM_UPDATE	4
 
 /* The same layout as struct loader_maps_ctx in the loader */
 struct loader_maps_ctx {
@@ -286,6 +287,20 @@ static int run(const char *sig_path)
 	err = update_batch(other);
 	CHECK("loader maps: a signed loader's read-only map: user-space batch update is EPERM",
 	      other >= 0 && err == -EPERM, "map %d, got %d", other, err);
+	close_fd(other);
+	/* Nor by another loader program: the same signed instructions loaded
+	 * again, or an unsigned loader. Its creator writes it.
+	 */
+	fd = child(signed_fd, LM_CREATE_RDONLY, -1, &other);
+	err = child(signed2_fd, LM_UPDATE, other, &map);
+	CHECK("loader maps: a signed loader's read-only map: an update by a second copy of the signed loader is EPERM",
+	      other >= 0 && err == -EPERM, "map %d, got %d", other, err);
+	err = child(unsigned_fd, LM_UPDATE, other, &map);
+	CHECK("loader maps: a signed loader's read-only map: an update by an unsigned loader program is EPERM",
+	      other >= 0 && err == -EPERM, "map %d, got %d", other, err);
+	err = child(signed_fd, LM_UPDATE, other, &map);
+	CHECK("loader maps: a signed loader's read-only map: an update by the loader that created it works",
+	      other >= 0 && err == 0, "map %d, got %d", other, err);
 	close_fd(other);
 	fd = child(signed_fd, LM_CREATE_ONLY, -1, &other);
 	err = update(other);
