@@ -155,6 +155,21 @@ make_signatures() {
 	cms_sign signed4-padded.bin rsa2048.crt rsa2048.key meta4-padded.sig
 }
 
+# signatures_here: the keys and signatures of make_signatures in $WORK,
+# copied from what tests/make-signature-cases made for this run (tests/run),
+# or made here if there is none from the last day (a script run on its own;
+# the signer certificates are valid for 2 days); sets H4 and data4
+signatures_here() {
+	local made=$T/signature-cases
+	if [ -n "$(find "$made/.complete" -mmin -1440 2>/dev/null)" ]; then
+		cp -a "$made/." .
+		data4=data4.bin
+		H4=meta4.lskel.h
+	else
+		make_signatures
+	fi
+}
+
 # check_signatures PREFIX: the signatures are what their rows say
 check_signatures() {
 	local p=$1 old_line

@@ -20,7 +20,7 @@ cd "$WORK"
 
 expect_eq "the header's metadata is a multiple of 8 bytes (no padding in the signed data)" 0 \
 	$(($(stat -c %s "$data") % 8))
-make_signatures
+signatures_here
 check_signatures differential
 excl=$(openssl dgst -sha256 -r "$insns" | cut -c1-64)
 keyctl new_session >/dev/null

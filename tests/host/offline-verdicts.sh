@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$WORK"
 
 . "$TESTS_DIR/signature-cases.sh"
-make_signatures
+signatures_here
 check_signatures offline
 
 # case_ NAME SIG CERT KERNEL-ANSWER [METADATA HEADER]
