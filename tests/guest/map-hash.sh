@@ -9,12 +9,10 @@ run_tool map_hash errors
 # expected_area VSIZE ENTRIES: element i is bytes (i*VSIZE + j) & 0xff,
 # padded with zeros to a multiple of 8 (the kernel's element size).
 expected_area() {
-	local vsize=$1 n=$2 i j pad
-	pad=$(((8 - vsize % 8) % 8))
-	for ((i = 0; i < n; i++)); do
-		for ((j = 0; j < vsize; j++)); do printf '%02x' $(((i * vsize + j) & 0xff)); done
-		for ((j = 0; j < pad; j++)); do printf '00'; done
-	done | xxd -r -p
+	perl -e 'my ($v, $n) = @ARGV; my $pad = (8 - $v % 8) % 8;
+		for my $i (0 .. $n - 1) {
+			print map({ chr(($i * $v + $_) & 0xff) } 0 .. $v - 1), "\0" x $pad;
+		}' "$1" "$2"
 }
 for shape in "8 1" "5 3" "64 16" "4000 3" "1 300"; do
 	set -- $shape
@@ -39,18 +37,22 @@ for shape in "4096 40" "4099 17" "102403 1"; do
 		openssl enc -aes-128-ctr -K 000102030405060708090a0b0c0d0e0f -iv "$(printf '%032x' "$vsize")" |
 		tr '\000' '\001' >"$WORK/values.bin"
 	# the value area as the kernel lays it out: each value, then its padding
-	for ((i = 0; i < n; i++)); do
-		dd if="$WORK/values.bin" bs="$vsize" skip="$i" count=1 status=none
-		head -c "$pad" /dev/zero
-	done >"$WORK/area.bin"
+	perl -e 'my ($v, $pad) = @ARGV; local $/ = \$v;
+		while (my $x = <STDIN>) { print $x, "\0" x $pad }' "$vsize" "$pad" \
+		<"$WORK/values.bin" >"$WORK/area.bin"
 	want=$(openssl dgst -sha256 -r "$WORK/area.bin" | cut -c1-64)
-	mapfile -t bytes < <(xxd -p -c 1 "$WORK/values.bin")
 	ok=1
 	"$BPFTOOL" map create "$big" type array key 4 value "$vsize" entries "$n" name big || ok=0
-	for ((i = 0; i < n && ok; i++)); do
+	# one line of hex bytes per value
+	i=0
+	while read -r -a hex && [ "$ok" = 1 ]; do
 		"$BPFTOOL" map update pinned "$big" key $((i & 255)) $((i >> 8)) 0 0 \
-			value hex "${bytes[@]:i * vsize:vsize}" || ok=0
-	done
+			value hex "${hex[@]}" || ok=0
+		i=$((i + 1))
+	done < <(perl -e 'my $v = shift; local $/ = \$v;
+		while (my $x = <STDIN>) { print join(" ", unpack("(H2)*", $x)), "\n" }' "$vsize" \
+		<"$WORK/values.bin")
+	[ "$i" = "$n" ] || ok=0
 	"$BPFTOOL" map freeze pinned "$big" || ok=0
 	expect_eq "map hash: ARRAY value_size $vsize max_entries $n: built with bpftool, value area over 64 KiB" \
 		"1 $((n * (vsize + pad)))" "$ok $(stat -c %s "$WORK/area.bin")"
