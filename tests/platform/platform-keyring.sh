@@ -20,7 +20,7 @@ expect_eq "platform: the kernel loaded the test CA from UEFI db into .platform" 
 		echo yes || echo no)"
 
 # A program with a signature of its own
-"$T/sig_load" dump prog.bin
+"$T/sig_load" dump-nomap prog.bin
 cms_sign prog.bin "$T/keys/platform.pem" "$T/keys/platform.key" prog.der
 expect_eq "platform: a program signed by the CA loads against keyring_id 2 (platform)" ok \
 	"$("$T/sig_load" load --sig prog.der --keyring 2 --pin "$dir/signed" || true)"
@@ -48,7 +48,7 @@ expect_eq "platform: prog show -j: signature verdict, keyring, no serial, signer
 	"$(jq -r '.signature | "\(.verdict) \(.keyring) \(.keyring_serial) \(.signer.key_id)"' show.json)"
 
 expect_err "platform: prog verify without a keyring refuses the platform keyring" 1 \
-	"the program's signature was verified against the platform keyring, which holds the firmware's third-party CAs: add 'keyring platform' to accept it" \
+	"the program was verified against the platform keyring, which holds the firmware's third-party CAs: add 'keyring platform' to accept it" \
 	"$BPFTOOL" prog verify pinned "$dir/signed"
 expect_status "platform: prog verify ... keyring platform accepts it" 0 \
 	"$BPFTOOL" prog verify pinned "$dir/signed" keyring platform
@@ -65,7 +65,7 @@ expect_eq "platform: prog show's loader line for a program of the light skeleton
 	"	loader sha256:$(cat "$T/platform/fentry_count.loader.sha256")  signature verified  keyring platform  signer $skid  covers 1 map" \
 	"$("$BPFTOOL" prog show pinned "$dir/on_entry" | grep -P '^\tloader ')"
 expect_err "platform: prog verify without a keyring refuses the loader's platform verdict" 1 \
-	"the program's loader's signature was verified against the platform keyring, which holds the firmware's third-party CAs: add 'keyring platform' to accept it" \
+	"the program's loader was verified against the platform keyring, which holds the firmware's third-party CAs: add 'keyring platform' to accept it" \
 	"$BPFTOOL" prog verify pinned "$dir/on_entry"
 expect_status "platform: prog verify ... keyring platform accepts the light skeleton's program" 0 \
 	"$BPFTOOL" prog verify pinned "$dir/on_entry" keyring platform
