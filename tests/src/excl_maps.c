@@ -88,6 +88,31 @@ static void test_libbpf(void)
 	      "log:\n%s", libbpf_log);
 	map_excl__destroy(skel);
 
+	/* An owner that reads globals: libbpf's digest zeroes the variables'
+	 * offsets in the second half of each ld_imm64, as the kernel's does
+	 */
+	skel = map_excl__open();
+	if (!skel)
+		return;
+	bpf_map__set_exclusive_program(skel->maps.excl_map, skel->progs.owner_globals);
+	bpf_program__set_autoload(skel->progs.owner_globals, true);
+	err = map_excl__load(skel);
+	CHECK("libbpf: an owner reading globals (ld_imm64 of a map value) loads", err == 0,
+	      "err %d", err);
+	if (!err) {
+		const struct bpf_insn *insn = bpf_program__insns(skel->progs.owner_globals);
+		size_t i, n = bpf_program__insn_cnt(skel->progs.owner_globals);
+		int offset = 0;
+
+		for (i = 0; i + 1 < n; i++)
+			if (insn[i].code == (BPF_LD | BPF_IMM | BPF_DW) &&
+			    insn[i].src_reg == BPF_PSEUDO_MAP_VALUE && insn[i + 1].imm)
+				offset = insn[i + 1].imm;
+		CHECK("libbpf: ... and one of the globals is at a non-zero offset", offset != 0,
+		      "no ld_imm64 with an offset in %zu instructions", n);
+	}
+	map_excl__destroy(skel);
+
 	/* Any other program is refused, and the verifier log says why. */
 	skel = map_excl__open();
 	if (!skel)
