@@ -146,7 +146,6 @@ int main(int argc, char **argv)
 	sleeper->bss->base = (unsigned long)pages;
 	sleeper->bss->npages = npages;
 	sleeper->bss->target_tgid = getpid();
-	sleeper->data->target_fd = fd;
 	sleeper->data->armed = armed;
 
 	pthread_create(&t, NULL, attacker, NULL);
